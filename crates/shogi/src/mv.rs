@@ -1,0 +1,168 @@
+//! The move type: 32 bits that carry everything search needs without looking at the
+//! board again — destination, origin or dropped kind, promotion, the kind that moved
+//! and the kind that was captured.
+//!
+//! ```text
+//! bits  0..7   to square
+//! bits  7..14  from square (board moves) or dropped kind (drops)
+//! bit   14     promotion
+//! bit   15     drop
+//! bits 16..20  kind of the moving piece before the move
+//! bits 20..24  kind of the captured piece (0: none)
+//! ```
+//! The low 16 bits (`Move16`) identify a move within a position; transposition
+//! tables store that.
+
+use crate::types::{PieceKind, Square};
+use std::fmt;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Move(u32);
+
+const PROMOTE: u32 = 1 << 14;
+const DROP: u32 = 1 << 15;
+
+impl Move {
+    /// Not a move; used as "no move" in tables.
+    pub const NONE: Move = Move(0);
+
+    #[inline(always)]
+    pub fn board(
+        from: Square,
+        to: Square,
+        promote: bool,
+        moved: PieceKind,
+        captured: Option<PieceKind>,
+    ) -> Move {
+        Move(
+            to.index() as u32
+                | (from.index() as u32) << 7
+                | (promote as u32) << 14
+                | (moved as u32) << 16
+                | (captured.map_or(0, |k| k as u32)) << 20,
+        )
+    }
+
+    #[inline(always)]
+    pub fn drop(kind: PieceKind, to: Square) -> Move {
+        Move(to.index() as u32 | (kind as u32) << 7 | DROP | (kind as u32) << 16)
+    }
+
+    #[inline(always)]
+    pub const fn raw(self) -> u32 {
+        self.0
+    }
+
+    #[inline(always)]
+    pub const fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    #[inline(always)]
+    pub const fn to(self) -> Square {
+        Square::from_index((self.0 & 0x7f) as u8)
+    }
+
+    /// The origin square; meaningless for drops.
+    #[inline(always)]
+    pub const fn from(self) -> Square {
+        Square::from_index(((self.0 >> 7) & 0x7f) as u8)
+    }
+
+    #[inline(always)]
+    pub const fn is_drop(self) -> bool {
+        self.0 & DROP != 0
+    }
+
+    #[inline(always)]
+    pub const fn is_promotion(self) -> bool {
+        self.0 & PROMOTE != 0
+    }
+
+    /// The kind that moves (before promotion) or is dropped.
+    #[inline(always)]
+    pub const fn moved_kind(self) -> PieceKind {
+        match PieceKind::from_u8(((self.0 >> 16) & 0xf) as u8) {
+            Some(k) => k,
+            None => PieceKind::Pawn,
+        }
+    }
+
+    /// The kind standing on `to` after the move.
+    #[inline(always)]
+    pub const fn kind_after(self) -> PieceKind {
+        if self.is_promotion() {
+            self.moved_kind().promote()
+        } else {
+            self.moved_kind()
+        }
+    }
+
+    #[inline(always)]
+    pub const fn captured(self) -> Option<PieceKind> {
+        PieceKind::from_u8(((self.0 >> 20) & 0xf) as u8)
+    }
+
+    #[inline(always)]
+    pub const fn is_capture(self) -> bool {
+        self.0 & (0xf << 20) != 0
+    }
+
+    /// The 16-bit identity of the move within its position.
+    #[inline(always)]
+    pub const fn to_move16(self) -> u16 {
+        self.0 as u16
+    }
+
+    /// The USI spelling: `7g7f`, `8h2b+`, `P*5e`.
+    pub fn to_usi(self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_none() {
+            return f.write_str("none");
+        }
+        if self.is_drop() {
+            write!(f, "{}*{}", self.moved_kind().sfen_letter(), self.to())
+        } else {
+            write!(f, "{}{}", self.from(), self.to())?;
+            if self.is_promotion() {
+                f.write_str("+")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Move({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_round_trip() {
+        let from = Square::new(7, 7);
+        let to = Square::new(1, 1);
+        let m = Move::board(from, to, true, PieceKind::Bishop, Some(PieceKind::Bishop));
+        assert_eq!(m.from(), from);
+        assert_eq!(m.to(), to);
+        assert!(m.is_promotion());
+        assert!(!m.is_drop());
+        assert_eq!(m.moved_kind(), PieceKind::Bishop);
+        assert_eq!(m.kind_after(), PieceKind::Horse);
+        assert_eq!(m.captured(), Some(PieceKind::Bishop));
+        assert_eq!(m.to_usi(), "8h2b+");
+        let d = Move::drop(PieceKind::Pawn, Square::new(4, 4));
+        assert!(d.is_drop());
+        assert!(!d.is_capture());
+        assert_eq!(d.to_usi(), "P*5e");
+    }
+}
