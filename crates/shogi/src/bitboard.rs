@@ -75,7 +75,14 @@ impl Bitboard {
 
     #[inline(always)]
     pub const fn contains(self, sq: Square) -> bool {
-        self.0 >> sq.index() & 1 != 0
+        // Two 64-bit halves: cheaper than a variable 128-bit shift.
+        let i = sq.index() as u32;
+        let half = if i < 64 {
+            self.0 as u64
+        } else {
+            (self.0 >> 64) as u64
+        };
+        half >> (i & 63) & 1 != 0
     }
 
     #[inline(always)]

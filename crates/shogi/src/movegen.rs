@@ -26,8 +26,8 @@ pub const MAX_MOVES: usize = 600;
 
 /// A fixed-capacity list of moves that lives on the stack.
 pub struct MoveList {
-    moves: [MaybeUninit<Move>; MAX_MOVES],
     len: usize,
+    moves: MaybeUninit<[Move; MAX_MOVES]>,
 }
 
 impl Default for MoveList {
@@ -40,15 +40,22 @@ impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [MaybeUninit::uninit(); MAX_MOVES],
             len: 0,
+            moves: MaybeUninit::uninit(),
         }
     }
 
     /// Appends a move. Panics if the list is full (no shogi position has that many).
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
-        self.moves[self.len] = MaybeUninit::new(m);
+        assert!(self.len < MAX_MOVES, "move list overflow");
+        // SAFETY: `len < MAX_MOVES` was just checked, so the write stays inside the
+        // array; writing through a raw pointer never reads the uninitialised memory.
+        unsafe {
+            (self.moves.as_mut_ptr() as *mut Move)
+                .add(self.len)
+                .write(m)
+        };
         self.len += 1;
     }
 
@@ -68,8 +75,8 @@ impl MoveList {
 
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
-        // SAFETY: the first `len` elements were written by `push` (the only way `len`
-        // grows), and `MaybeUninit<Move>` has the same layout as `Move`.
+        // SAFETY: the first `len` elements were written by `push` or `retain` (the only
+        // ways `len` grows or is set), and `len <= MAX_MOVES`.
         unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
     }
 
@@ -93,7 +100,7 @@ impl MoveList {
         for i in 0..self.len {
             let m = self.as_slice()[i];
             if keep(m) {
-                self.moves[kept] = MaybeUninit::new(m);
+                self.as_mut_slice()[kept] = m;
                 kept += 1;
             }
         }
@@ -149,15 +156,6 @@ impl Context {
             own: pos.pieces(us),
             enemy: pos.pieces(us.flip()),
             pinned: pos.pinned(us),
-        }
-    }
-
-    /// Restricts a pinned piece's targets to its pin line.
-    #[inline(always)]
-    fn pin_mask(&self, from: Square) -> Bitboard {
-        match self.ksq {
-            Some(ksq) if self.pinned.contains(from) => crate::attacks::line(ksq, from),
-            _ => Bitboard::ALL,
         }
     }
 }
@@ -295,62 +293,107 @@ fn board_moves_except_king(
         Stage::All => (targets, targets),
     };
 
-    // Pawns, all at once: every pawn steps one rank forward.
-    let pawns = pos.pieces_of(us, PieceKind::Pawn);
+    let pawn_rule = PawnRule { stage, zone, last1 };
+    // Unpinned pieces move freely; the few pinned ones are handled at the end.
+    let free = ctx.own & !ctx.pinned;
+
+    // Pawns, all at once: every unpinned pawn steps one rank forward.
+    let pawns = pos.pieces_of(us, PieceKind::Pawn) & free;
     let back: i32 = if us == Color::Black { 1 } else { -1 };
     for to in pawns.forward(us) & pawn_targets {
         let from = Square::from_index((to.index() as i32 + back) as u8);
-        if !ctx.pin_mask(from).contains(to) {
-            continue;
-        }
-        let captured = pos.piece_on(to).kind();
-        if zone.contains(to) {
-            if stage != Stage::Quiets {
-                list.push(Move::board(from, to, true, PieceKind::Pawn, captured));
-            }
-            let may_stay = !last1.contains(to);
-            let wanted = stage != Stage::Captures || captured.is_some();
-            if may_stay && wanted {
-                list.push(Move::board(from, to, false, PieceKind::Pawn, captured));
-            }
-        } else {
-            list.push(Move::board(from, to, false, PieceKind::Pawn, captured));
-        }
+        pawn_rule.emit(pos, from, to, list);
     }
 
     let occ = ctx.occ;
-    for from in pos.pieces_of(us, PieceKind::Lance) {
-        let t = lance_attacks(us, from, occ) & piece_targets & ctx.pin_mask(from);
+    for from in pos.pieces_of(us, PieceKind::Lance) & free {
+        let t = lance_attacks(us, from, occ) & piece_targets;
         emit_forward_only(pos, from, t, PieceKind::Lance, zone, last1, list);
     }
-    for from in pos.pieces_of(us, PieceKind::Knight) {
-        let t = knight_attacks(us, from) & piece_targets & ctx.pin_mask(from);
+    for from in pos.pieces_of(us, PieceKind::Knight) & free {
+        let t = knight_attacks(us, from) & piece_targets;
         emit_forward_only(pos, from, t, PieceKind::Knight, zone, last2, list);
     }
-    for from in pos.pieces_of(us, PieceKind::Silver) {
-        let t = silver_attacks(us, from) & piece_targets & ctx.pin_mask(from);
+    for from in pos.pieces_of(us, PieceKind::Silver) & free {
+        let t = silver_attacks(us, from) & piece_targets;
         emit_optional(pos, from, t, PieceKind::Silver, zone, list);
     }
-    for from in pos.pieces_of(us, PieceKind::Bishop) {
-        let t = bishop_attacks(from, occ) & piece_targets & ctx.pin_mask(from);
+    for from in pos.pieces_of(us, PieceKind::Bishop) & free {
+        let t = bishop_attacks(from, occ) & piece_targets;
         emit_optional(pos, from, t, PieceKind::Bishop, zone, list);
     }
-    for from in pos.pieces_of(us, PieceKind::Rook) {
-        let t = rook_attacks(from, occ) & piece_targets & ctx.pin_mask(from);
+    for from in pos.pieces_of(us, PieceKind::Rook) & free {
+        let t = rook_attacks(from, occ) & piece_targets;
         emit_optional(pos, from, t, PieceKind::Rook, zone, list);
     }
-    for from in pos.gold_movers() & ctx.own {
+    for from in pos.gold_movers() & free {
         let kind = pos.piece_on(from).kind().unwrap_or(PieceKind::Gold);
-        let t = gold_attacks(us, from) & piece_targets & ctx.pin_mask(from);
+        let t = gold_attacks(us, from) & piece_targets;
         emit_plain(pos, from, t, kind, list);
     }
-    for from in pos.pieces_of(us, PieceKind::Horse) {
-        let t = horse_attacks(from, occ) & piece_targets & ctx.pin_mask(from);
+    for from in pos.pieces_of(us, PieceKind::Horse) & free {
+        let t = horse_attacks(from, occ) & piece_targets;
         emit_plain(pos, from, t, PieceKind::Horse, list);
     }
-    for from in pos.pieces_of(us, PieceKind::Dragon) {
-        let t = dragon_attacks(from, occ) & piece_targets & ctx.pin_mask(from);
+    for from in pos.pieces_of(us, PieceKind::Dragon) & free {
+        let t = dragon_attacks(from, occ) & piece_targets;
         emit_plain(pos, from, t, PieceKind::Dragon, list);
+    }
+
+    // Pinned pieces (never the king) may only move along their pin line.
+    let Some(ksq) = ctx.ksq else {
+        return;
+    };
+    for from in ctx.pinned & !pos.pieces_of_kind(PieceKind::King) {
+        let kind = pos.piece_on(from).kind().unwrap_or(PieceKind::Gold);
+        let along = crate::attacks::line(ksq, from);
+        let reach = crate::attacks::piece_attacks(us, kind, from, occ) & along;
+        match kind {
+            PieceKind::Pawn => {
+                for to in reach & pawn_targets {
+                    pawn_rule.emit(pos, from, to, list);
+                }
+            }
+            PieceKind::Lance => {
+                emit_forward_only(pos, from, reach & piece_targets, kind, zone, last1, list)
+            }
+            PieceKind::Knight => {
+                emit_forward_only(pos, from, reach & piece_targets, kind, zone, last2, list)
+            }
+            PieceKind::Silver | PieceKind::Bishop | PieceKind::Rook => {
+                emit_optional(pos, from, reach & piece_targets, kind, zone, list)
+            }
+            _ => emit_plain(pos, from, reach & piece_targets, kind, list),
+        }
+    }
+}
+
+/// How a pawn step is emitted in a given stage: it must promote on the last rank,
+/// may promote elsewhere in the zone; the capture stage takes every promotion and
+/// every capture, the quiet stage the rest.
+#[derive(Clone, Copy)]
+struct PawnRule {
+    stage: Stage,
+    zone: Bitboard,
+    last1: Bitboard,
+}
+
+impl PawnRule {
+    #[inline(always)]
+    fn emit(&self, pos: &Position, from: Square, to: Square, list: &mut MoveList) {
+        let captured = pos.piece_on(to).kind_raw();
+        if self.zone.contains(to) {
+            if self.stage != Stage::Quiets {
+                list.push(Move::board_raw(from, to, true, PieceKind::Pawn, captured));
+            }
+            let may_stay = !self.last1.contains(to);
+            let wanted = self.stage != Stage::Captures || captured != 0;
+            if may_stay && wanted {
+                list.push(Move::board_raw(from, to, false, PieceKind::Pawn, captured));
+            }
+        } else {
+            list.push(Move::board_raw(from, to, false, PieceKind::Pawn, captured));
+        }
     }
 }
 
@@ -367,12 +410,12 @@ fn emit_forward_only(
     list: &mut MoveList,
 ) {
     for to in targets {
-        let captured = pos.piece_on(to).kind();
+        let captured = pos.piece_on(to).kind_raw();
         if zone.contains(to) {
-            list.push(Move::board(from, to, true, kind, captured));
+            list.push(Move::board_raw(from, to, true, kind, captured));
         }
         if !dead.contains(to) {
-            list.push(Move::board(from, to, false, kind, captured));
+            list.push(Move::board_raw(from, to, false, kind, captured));
         }
     }
 }
@@ -389,11 +432,11 @@ fn emit_optional(
 ) {
     let from_zone = zone.contains(from);
     for to in targets {
-        let captured = pos.piece_on(to).kind();
+        let captured = pos.piece_on(to).kind_raw();
         if from_zone || zone.contains(to) {
-            list.push(Move::board(from, to, true, kind, captured));
+            list.push(Move::board_raw(from, to, true, kind, captured));
         }
-        list.push(Move::board(from, to, false, kind, captured));
+        list.push(Move::board_raw(from, to, false, kind, captured));
     }
 }
 
@@ -407,7 +450,13 @@ fn emit_plain(
     list: &mut MoveList,
 ) {
     for to in targets {
-        list.push(Move::board(from, to, false, kind, pos.piece_on(to).kind()));
+        list.push(Move::board_raw(
+            from,
+            to,
+            false,
+            kind,
+            pos.piece_on(to).kind_raw(),
+        ));
     }
 }
 

@@ -43,6 +43,25 @@ impl Move {
         )
     }
 
+    /// As `board`, with the captured kind as its raw value (0: none), which is what
+    /// the low four bits of a `Piece` hold: the generators pass them straight on.
+    #[inline(always)]
+    pub(crate) fn board_raw(
+        from: Square,
+        to: Square,
+        promote: bool,
+        moved: PieceKind,
+        captured: u32,
+    ) -> Move {
+        Move(
+            to.index() as u32
+                | (from.index() as u32) << 7
+                | (promote as u32) << 14
+                | (moved as u32) << 16
+                | captured << 20,
+        )
+    }
+
     #[inline(always)]
     pub fn drop(kind: PieceKind, to: Square) -> Move {
         Move(to.index() as u32 | (kind as u32) << 7 | DROP | (kind as u32) << 16)

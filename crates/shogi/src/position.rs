@@ -223,10 +223,29 @@ impl Position {
         attackers & self.by_color[color.index()]
     }
 
-    /// Whether any piece of `color` attacks `sq` with occupancy `occ`.
+    /// Whether any piece of `color` attacks `sq` with occupancy `occ`. Tests the
+    /// cheap step attacks first and stops at the first attacker found.
     #[inline]
     pub fn is_attacked(&self, color: Color, sq: Square, occ: Bitboard) -> bool {
-        self.attackers_to(color, sq, occ).is_nonempty()
+        let opp = color.flip();
+        let own = self.by_color[color.index()];
+        let steppers = self.king_steppers();
+        let steps = (pawn_attacks(opp, sq) & self.by_kind[PieceKind::Pawn.index()])
+            | (knight_attacks(opp, sq) & self.by_kind[PieceKind::Knight.index()])
+            | (silver_attacks(opp, sq) & (self.by_kind[PieceKind::Silver.index()] | steppers))
+            | (gold_attacks(opp, sq) & (self.gold_movers() | steppers));
+        if (steps & own).is_nonempty() {
+            return true;
+        }
+        let diagonal = self.diagonal_sliders() & own;
+        if diagonal.is_nonempty() && (bishop_attacks(sq, occ) & diagonal).is_nonempty() {
+            return true;
+        }
+        let orthogonal = self.orthogonal_sliders() & own;
+        if orthogonal.is_nonempty() && (rook_attacks(sq, occ) & orthogonal).is_nonempty() {
+            return true;
+        }
+        (lance_attacks(opp, sq, occ) & self.by_kind[PieceKind::Lance.index()] & own).is_nonempty()
     }
 
     /// Pieces (of either colour) that alone stand between `color`'s king and an enemy

@@ -334,6 +334,12 @@ impl Piece {
         PieceKind::from_u8(self.0 & 15)
     }
 
+    /// The kind's raw value, 0 for the empty square.
+    #[inline(always)]
+    pub const fn kind_raw(self) -> u32 {
+        (self.0 & 15) as u32
+    }
+
     /// The colour; meaningless for the empty square.
     #[inline(always)]
     pub const fn color(self) -> Color {
