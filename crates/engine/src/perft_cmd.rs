@@ -2,6 +2,7 @@
 
 use shogi::perft::{perft, perft_divide};
 use shogi::Position;
+use std::io::Write;
 use std::time::Instant;
 
 #[derive(clap::Args)]
@@ -26,10 +27,11 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
     };
     shogi::attacks::init();
     let start = Instant::now();
+    let mut report = String::new();
     let nodes = if args.divide {
         let rows = perft_divide(&mut pos, args.depth);
         for (m, n) in &rows {
-            println!("{m}: {n}");
+            report.push_str(&format!("{m}: {n}\n"));
         }
         rows.iter().map(|(_, n)| n).sum()
     } else {
@@ -37,8 +39,8 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
     };
     let secs = start.elapsed().as_secs_f64();
     let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
-    println!("nodes {nodes}");
-    println!("time {:.3} s", secs);
-    println!("nps {:.0}", nps);
+    report.push_str(&format!("nodes {nodes}\ntime {secs:.3} s\nnps {nps:.0}\n"));
+    // A closed pipe (e.g. `| head`) is not an error worth a panic.
+    let _ = std::io::stdout().lock().write_all(report.as_bytes());
     Ok(())
 }

@@ -19,16 +19,7 @@ const PAWN_DELTAS: Deltas = &[(0, -1)];
 const KNIGHT_DELTAS: Deltas = &[(-1, -2), (1, -2)];
 const SILVER_DELTAS: Deltas = &[(-1, -1), (0, -1), (1, -1), (-1, 1), (1, 1)];
 const GOLD_DELTAS: Deltas = &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
-const KING_DELTAS: Deltas = &[
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
+const KING_DELTAS: Deltas = &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
 const ROOK_DIRS: Deltas = &[(0, -1), (0, 1), (-1, 0), (1, 0)];
 const BISHOP_DIRS: Deltas = &[(-1, -1), (1, -1), (-1, 1), (1, 1)];
 
@@ -65,22 +56,14 @@ const fn step_table(deltas: Deltas, color: Color) -> [Bitboard; 81] {
     table
 }
 
-static PAWN: [[Bitboard; 81]; 2] = [
-    step_table(PAWN_DELTAS, Color::Black),
-    step_table(PAWN_DELTAS, Color::White),
-];
-static KNIGHT: [[Bitboard; 81]; 2] = [
-    step_table(KNIGHT_DELTAS, Color::Black),
-    step_table(KNIGHT_DELTAS, Color::White),
-];
-static SILVER: [[Bitboard; 81]; 2] = [
-    step_table(SILVER_DELTAS, Color::Black),
-    step_table(SILVER_DELTAS, Color::White),
-];
-static GOLD: [[Bitboard; 81]; 2] = [
-    step_table(GOLD_DELTAS, Color::Black),
-    step_table(GOLD_DELTAS, Color::White),
-];
+static PAWN: [[Bitboard; 81]; 2] =
+    [step_table(PAWN_DELTAS, Color::Black), step_table(PAWN_DELTAS, Color::White)];
+static KNIGHT: [[Bitboard; 81]; 2] =
+    [step_table(KNIGHT_DELTAS, Color::Black), step_table(KNIGHT_DELTAS, Color::White)];
+static SILVER: [[Bitboard; 81]; 2] =
+    [step_table(SILVER_DELTAS, Color::Black), step_table(SILVER_DELTAS, Color::White)];
+static GOLD: [[Bitboard; 81]; 2] =
+    [step_table(GOLD_DELTAS, Color::Black), step_table(GOLD_DELTAS, Color::White)];
 static KING: [Bitboard; 81] = step_table(KING_DELTAS, Color::Black);
 
 /// Attacks along a file from `rank` given the 7 inner occupancy bits (ranks 1..=7),
@@ -500,10 +483,7 @@ mod tests {
     #[test]
     fn step_attacks_from_the_centre() {
         let sq = Square::new(4, 4);
-        assert_eq!(
-            pawn_attacks(Color::Black, sq),
-            Bitboard::from_square(Square::new(4, 3))
-        );
+        assert_eq!(pawn_attacks(Color::Black, sq), Bitboard::from_square(Square::new(4, 3)));
         assert_eq!(knight_attacks(Color::White, sq).count(), 2);
         assert!(knight_attacks(Color::White, sq).contains(Square::new(3, 6)));
         assert_eq!(silver_attacks(Color::Black, sq).count(), 5);

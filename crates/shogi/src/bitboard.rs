@@ -77,11 +77,7 @@ impl Bitboard {
     pub const fn contains(self, sq: Square) -> bool {
         // Two 64-bit halves: cheaper than a variable 128-bit shift.
         let i = sq.index() as u32;
-        let half = if i < 64 {
-            self.0 as u64
-        } else {
-            (self.0 >> 64) as u64
-        };
+        let half = if i < 64 { self.0 as u64 } else { (self.0 >> 64) as u64 };
         half >> (i & 63) & 1 != 0
     }
 
@@ -235,11 +231,7 @@ impl std::fmt::Debug for Bitboard {
         writeln!(f)?;
         for rank in 0..9 {
             for file in (0..9).rev() {
-                let c = if self.contains(Square::new(file, rank)) {
-                    '*'
-                } else {
-                    '.'
-                };
+                let c = if self.contains(Square::new(file, rank)) { '*' } else { '.' };
                 write!(f, "{c}")?;
             }
             writeln!(f)?;

@@ -21,8 +21,9 @@ use crate::position::Position;
 use crate::types::{Color, PieceKind, Square};
 use std::mem::MaybeUninit;
 
-/// More than the most legal moves any shogi position has (593).
-pub const MAX_MOVES: usize = 600;
+/// Room for every legal move of any position: the most known is 593; the margin
+/// covers the odd positions SFEN allows (a side without a king, say).
+pub const MAX_MOVES: usize = 1024;
 
 /// A fixed-capacity list of moves that lives on the stack.
 pub struct MoveList {
@@ -39,10 +40,7 @@ impl Default for MoveList {
 impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList {
-            len: 0,
-            moves: MaybeUninit::uninit(),
-        }
+        MoveList { len: 0, moves: MaybeUninit::uninit() }
     }
 
     /// Appends a move. Panics if the list is full (no shogi position has that many).
@@ -51,11 +49,7 @@ impl MoveList {
         assert!(self.len < MAX_MOVES, "move list overflow");
         // SAFETY: `len < MAX_MOVES` was just checked, so the write stays inside the
         // array; writing through a raw pointer never reads the uninitialised memory.
-        unsafe {
-            (self.moves.as_mut_ptr() as *mut Move)
-                .add(self.len)
-                .write(m)
-        };
+        unsafe { (self.moves.as_mut_ptr() as *mut Move).add(self.len).write(m) };
         self.len += 1;
     }
 
@@ -214,13 +208,7 @@ pub fn generate_evasions(pos: &Position, list: &mut MoveList) {
     let occ_without_king = ctx.occ ^ Bitboard::from_square(ksq);
     for to in king_attacks(ksq) & !ctx.own {
         if !pos.is_attacked(them, to, occ_without_king) {
-            list.push(Move::board(
-                ksq,
-                to,
-                false,
-                PieceKind::King,
-                pos.piece_on(to).kind(),
-            ));
+            list.push(Move::board(ksq, to, false, PieceKind::King, pos.piece_on(to).kind()));
         }
     }
     if checkers.more_than_one() {
@@ -261,13 +249,7 @@ fn board_moves(
             // Not in check here (evasions have their own king moves), so no enemy
             // slider looks through the king and the occupancy can stay as it is.
             if !pos.is_attacked(them, to, ctx.occ) {
-                list.push(Move::board(
-                    ksq,
-                    to,
-                    false,
-                    PieceKind::King,
-                    pos.piece_on(to).kind(),
-                ));
+                list.push(Move::board(ksq, to, false, PieceKind::King, pos.piece_on(to).kind()));
             }
         }
     }
@@ -450,13 +432,7 @@ fn emit_plain(
     list: &mut MoveList,
 ) {
     for to in targets {
-        list.push(Move::board_raw(
-            from,
-            to,
-            false,
-            kind,
-            pos.piece_on(to).kind_raw(),
-        ));
+        list.push(Move::board_raw(from, to, false, kind, pos.piece_on(to).kind_raw()));
     }
 }
 
@@ -497,12 +473,7 @@ fn drop_moves(pos: &Position, ctx: &Context, targets: Bitboard, list: &mut MoveL
     // Silver, gold, bishop, rook drop anywhere empty.
     let mut others = [PieceKind::Pawn; 4];
     let mut n = 0;
-    for kind in [
-        PieceKind::Silver,
-        PieceKind::Gold,
-        PieceKind::Bishop,
-        PieceKind::Rook,
-    ] {
+    for kind in [PieceKind::Silver, PieceKind::Gold, PieceKind::Bishop, PieceKind::Rook] {
         if hand.has(kind) {
             others[n] = kind;
             n += 1;

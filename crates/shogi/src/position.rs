@@ -401,11 +401,8 @@ impl Position {
         self.st.board_key ^= zobrist::SIDE;
         self.st.checkers = self.compute_checkers();
         let st = &mut self.st;
-        st.continuous_checks[us.index()] = if st.checkers.is_nonempty() {
-            st.continuous_checks[us.index()] + 1
-        } else {
-            0
-        };
+        st.continuous_checks[us.index()] =
+            if st.checkers.is_nonempty() { st.continuous_checks[us.index()] + 1 } else { 0 };
         st.plies_from_null = st.plies_from_null.saturating_add(1);
     }
 
@@ -423,10 +420,7 @@ impl Position {
         }
         self.side = us;
         self.game_ply -= 1;
-        self.st = self
-            .history
-            .pop()
-            .expect("undo_move without a move to undo");
+        self.st = self.history.pop().expect("undo_move without a move to undo");
     }
 
     /// Passes the turn (for null-move pruning). Not allowed in check.
@@ -441,10 +435,7 @@ impl Position {
 
     pub fn undo_null_move(&mut self) {
         self.side = self.side.flip();
-        self.st = self
-            .history
-            .pop()
-            .expect("undo_null_move without a null move");
+        self.st = self.history.pop().expect("undo_null_move without a null move");
     }
 
     /// Forgets the history (keeps the position). Repetitions before this are not seen.
@@ -460,9 +451,7 @@ impl Position {
     /// reports the nearest repetition, as search treats it: one earlier occurrence
     /// already counts.
     pub fn repetition(&self, max_plies: usize) -> Option<Repetition> {
-        let end = (self.st.plies_from_null as usize)
-            .min(max_plies)
-            .min(self.history.len());
+        let end = (self.st.plies_from_null as usize).min(max_plies).min(self.history.len());
         let us = self.side.index();
         let them = self.side.flip().index();
         let n = self.history.len();

@@ -62,20 +62,13 @@ impl fmt::Display for SfenError {
                 write!(f, "{piece} on {square} could never move again")
             }
             SfenError::DoublePawn { color, file } => {
-                write!(
-                    f,
-                    "{} has two pawns on file {file} (nifu)",
-                    color_name(*color)
-                )
+                write!(f, "{} has two pawns on file {file} (nifu)", color_name(*color))
             }
             SfenError::BadSide(s) => write!(f, "side to move must be 'b' or 'w', not '{s}'"),
             SfenError::BadHand(msg) => write!(f, "bad hands field: {msg}"),
             SfenError::BadMoveNumber(s) => write!(f, "bad move number '{s}'"),
             SfenError::OpponentInCheck => {
-                write!(
-                    f,
-                    "the side not to move is in check (its king could be captured)"
-                )
+                write!(f, "the side not to move is in check (its king could be captured)")
             }
         }
     }
@@ -96,9 +89,7 @@ impl Position {
     pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
         let mut fields = sfen.split_ascii_whitespace();
         let board = fields.next().ok_or(SfenError::MissingField("board"))?;
-        let side = fields
-            .next()
-            .ok_or(SfenError::MissingField("side to move"))?;
+        let side = fields.next().ok_or(SfenError::MissingField("side to move"))?;
         let hands = fields.next().ok_or(SfenError::MissingField("hands"))?;
         let ply = fields.next();
         if let Some(extra) = fields.next() {
@@ -220,11 +211,7 @@ fn parse_board(board: &str, pos: &mut Position, counts: &mut [u32; 9]) -> Result
                 continue;
             }
             let base = PieceKind::from_sfen_letter(c).ok_or(SfenError::UnknownPiece(c))?;
-            let color = if c.is_ascii_uppercase() {
-                Color::Black
-            } else {
-                Color::White
-            };
+            let color = if c.is_ascii_uppercase() { Color::Black } else { Color::White };
             let kind = if promoted {
                 if !base.can_promote() {
                     return Err(SfenError::BadPromotion(format!("+{c}")));
@@ -251,10 +238,7 @@ fn parse_board(board: &str, pos: &mut Position, counts: &mut [u32; 9]) -> Result
             if kind == PieceKind::Pawn {
                 let bit = 1u16 << sq.file();
                 if pawn_files[color.index()] & bit != 0 {
-                    return Err(SfenError::DoublePawn {
-                        color,
-                        file: sq.file() + 1,
-                    });
+                    return Err(SfenError::DoublePawn { color, file: sq.file() + 1 });
                 }
                 pawn_files[color.index()] |= bit;
             }
@@ -265,10 +249,7 @@ fn parse_board(board: &str, pos: &mut Position, counts: &mut [u32; 9]) -> Result
             return Err(SfenError::BadPromotion("+".to_string()));
         }
         if width != 9 {
-            return Err(SfenError::RankWidth {
-                rank: rank_char,
-                width,
-            });
+            return Err(SfenError::RankWidth { rank: rank_char, width });
         }
     }
     Ok(())
@@ -282,10 +263,7 @@ fn check_not_dead(piece: Piece, sq: Square) -> Result<(), SfenError> {
         _ => false,
     };
     if dead {
-        Err(SfenError::DeadPiece {
-            piece: piece.to_sfen(),
-            square: sq.to_string(),
-        })
+        Err(SfenError::DeadPiece { piece: piece.to_sfen(), square: sq.to_string() })
     } else {
         Ok(())
     }
@@ -302,9 +280,7 @@ fn parse_hands(text: &str) -> Result<[Hand; 2], SfenError> {
         if let Some(d) = c.to_digit(10) {
             let n = count.unwrap_or(0) * 10 + d;
             if n > 18 {
-                return Err(SfenError::BadHand(format!(
-                    "count {n} is larger than any set"
-                )));
+                return Err(SfenError::BadHand(format!("count {n} is larger than any set")));
             }
             count = Some(n);
             continue;
@@ -312,11 +288,7 @@ fn parse_hands(text: &str) -> Result<[Hand; 2], SfenError> {
         let kind = PieceKind::from_sfen_letter(c)
             .filter(|k| *k != PieceKind::King)
             .ok_or_else(|| SfenError::BadHand(format!("'{c}' is not a piece that can be held")))?;
-        let color = if c.is_ascii_uppercase() {
-            Color::Black
-        } else {
-            Color::White
-        };
+        let color = if c.is_ascii_uppercase() { Color::Black } else { Color::White };
         let n = count.take().unwrap_or(1);
         if n == 0 {
             return Err(SfenError::BadHand(format!("count 0 before '{c}'")));
@@ -326,13 +298,11 @@ fn parse_hands(text: &str) -> Result<[Hand; 2], SfenError> {
         }
         seen[color.index()][kind.index()] = true;
         let h = &mut hands[color.index()];
-        *h = h
-            .with_count(kind, n)
-            .ok_or_else(|| SfenError::TooManyPieces {
-                kind: kind.sfen_letter(),
-                count: n,
-                max: kind.max_count() as u32,
-            })?;
+        *h = h.with_count(kind, n).ok_or_else(|| SfenError::TooManyPieces {
+            kind: kind.sfen_letter(),
+            count: n,
+            max: kind.max_count() as u32,
+        })?;
         if n > kind.max_count() as u32 {
             return Err(SfenError::TooManyPieces {
                 kind: kind.sfen_letter(),
@@ -342,9 +312,7 @@ fn parse_hands(text: &str) -> Result<[Hand; 2], SfenError> {
         }
     }
     if count.is_some() {
-        return Err(SfenError::BadHand(
-            "a count with no piece after it".to_string(),
-        ));
+        return Err(SfenError::BadHand("a count with no piece after it".to_string()));
     }
     Ok(hands)
 }

@@ -127,12 +127,7 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            (b'1' + self.file()) as char,
-            (b'a' + self.rank()) as char
-        )
+        write!(f, "{}{}", (b'1' + self.file()) as char, (b'a' + self.rank()) as char)
     }
 }
 

@@ -61,15 +61,8 @@ impl std::error::Error for MoveParseError {}
 /// The syntactic content of a USI move, before the position is consulted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Parsed {
-    Board {
-        from: Square,
-        to: Square,
-        promote: bool,
-    },
-    Drop {
-        kind: PieceKind,
-        to: Square,
-    },
+    Board { from: Square, to: Square, promote: bool },
+    Drop { kind: PieceKind, to: Square },
 }
 
 fn parse_syntax(text: &str) -> Option<Parsed> {
@@ -78,10 +71,7 @@ fn parse_syntax(text: &str) -> Option<Parsed> {
         4 if b[1] == b'*' => {
             let kind = PieceKind::from_sfen_letter(b[0] as char)
                 .filter(|k| *k != PieceKind::King && b[0].is_ascii_uppercase())?;
-            Some(Parsed::Drop {
-                kind,
-                to: Square::from_usi(&b[2..4])?,
-            })
+            Some(Parsed::Drop { kind, to: Square::from_usi(&b[2..4])? })
         }
         4 | 5 => {
             let promote = match b.get(4) {

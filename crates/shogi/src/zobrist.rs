@@ -21,10 +21,7 @@ struct Keys {
 }
 
 const KEYS: Keys = {
-    let mut keys = Keys {
-        board: [[0; 81]; Piece::NUM],
-        hand: [[0; 8]; 2],
-    };
+    let mut keys = Keys { board: [[0; 81]; Piece::NUM], hand: [[0; 8]; 2] };
     let mut state = 0x4b59_4f42_4f5f_5a42u64; // "KYOBO_ZB"
     let mut p = 0;
     while p < Piece::NUM {
