@@ -358,6 +358,31 @@ impl Position {
         self.history.clear();
     }
 
+    /// The checkers after `m` was played by the side not to move now. Before the
+    /// move that side gave no check (a legal position), so a checker is either the
+    /// moved piece or a slider the move uncovered: no full attack scan is needed.
+    #[inline]
+    fn checkers_after(&self, m: Move) -> Bitboard {
+        let mover = self.side.flip();
+        let Some(ksq) = self.king_square(self.side) else {
+            return Bitboard::EMPTY;
+        };
+        let occ = self.occupied();
+        let to = m.to();
+        let mut checkers = Bitboard::EMPTY;
+        if piece_attacks(mover, m.kind_after(), to, occ).contains(ksq) {
+            checkers.set(to);
+        }
+        if !m.is_drop() && crate::attacks::line(ksq, m.from()).is_nonempty() {
+            let own = self.by_color[mover.index()];
+            let uncovered = (bishop_attacks(ksq, occ) & self.diagonal_sliders())
+                | (rook_attacks(ksq, occ) & self.orthogonal_sliders())
+                | (lance_attacks(self.side, ksq, occ) & self.by_kind[PieceKind::Lance.index()]);
+            checkers |= uncovered & own & !Bitboard::from_square(to);
+        }
+        checkers
+    }
+
     fn compute_checkers(&self) -> Bitboard {
         match self.king_square(self.side) {
             Some(ksq) => self.attackers_to(self.side.flip(), ksq, self.occupied()),
@@ -399,7 +424,7 @@ impl Position {
         self.side = them;
         self.game_ply += 1;
         self.st.board_key ^= zobrist::SIDE;
-        self.st.checkers = self.compute_checkers();
+        self.st.checkers = self.checkers_after(m);
         let st = &mut self.st;
         st.continuous_checks[us.index()] =
             if st.checkers.is_nonempty() { st.continuous_checks[us.index()] + 1 } else { 0 };
