@@ -6,11 +6,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(
-    name = "kyobo",
-    version,
-    about = "Kyobo (共謀): a shogi engine and library"
-)]
+#[command(name = "kyobo", version, about = "Kyobo (共謀): a shogi engine and library")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
