@@ -1,0 +1,287 @@
+//! `kyobo mate --sfen SFEN | --file FILE [--time-limit S] [--hash MB] [--json]`.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use mate::problem::{parse_problems, Problem};
+use mate::{verify_mate, Limits, MateResult, Report, Solver};
+use shogi::Position;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args)]
+pub struct MateArgs {
+    /// Solve one position (the attacker to move).
+    #[arg(long, conflicts_with = "file", required_unless_present = "file")]
+    sfen: Option<String>,
+    /// Solve every position of FILE: one a line, `SFEN`, `SFEN moves <expected mate>`
+    /// or `NAME<TAB>LENGTH<TAB>SFEN`; `#` starts a comment line.
+    #[arg(long)]
+    file: Option<PathBuf>,
+    /// Seconds per position (default: no limit).
+    #[arg(long)]
+    time_limit: Option<f64>,
+    /// Search nodes per position (default: no limit).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 256)]
+    hash: usize,
+    /// Stop at the first mate proven instead of looking for the shortest.
+    #[arg(long)]
+    first: bool,
+    /// Count futile interpositions like any other reply.
+    #[arg(long)]
+    count_futile: bool,
+    /// Print one line per problem (with --file).
+    #[arg(long)]
+    verbose: bool,
+    /// Machine-readable output (one JSON object).
+    #[arg(long)]
+    json: bool,
+}
+
+/// How one problem came out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// A verified mate of the expected length (or proven shortest where none is given).
+    Shortest,
+    /// A verified mate, not known to be of the expected length.
+    Solved,
+    /// A mate of another length than expected, a line that does not verify, or
+    /// `nomate` where a mate was expected.
+    Wrong,
+    /// Proven without mate, and none was expected.
+    NoMate,
+    /// Stopped by a limit.
+    Unsolved,
+}
+
+impl Verdict {
+    fn name(self) -> &'static str {
+        match self {
+            Verdict::Shortest => "shortest",
+            Verdict::Solved => "solved",
+            Verdict::Wrong => "wrong",
+            Verdict::NoMate => "nomate",
+            Verdict::Unsolved => "unsolved",
+        }
+    }
+}
+
+struct Outcome {
+    problem: Problem,
+    report: Report,
+    verdict: Verdict,
+    note: String,
+}
+
+pub fn run(args: &MateArgs) -> Result<(), String> {
+    let problems = match (&args.sfen, &args.file) {
+        (Some(sfen), _) => parse_problems(sfen)?,
+        (None, Some(path)) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            parse_problems(&text)?
+        }
+        (None, None) => return Err("give --sfen or --file".into()),
+    };
+    let limits = Limits {
+        time: args.time_limit.map(Duration::from_secs_f64),
+        nodes: args.nodes,
+        shortest: !args.first,
+        futile_rule: !args.count_futile,
+        ..Limits::default()
+    };
+    let mut solver = Solver::new(args.hash);
+    let bar = if args.file.is_some() && !args.json {
+        let bar = ProgressBar::new(problems.len() as u64);
+        let style = ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {msg}")
+            .map_err(|e| e.to_string())?;
+        bar.set_style(style);
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let start = Instant::now();
+    let mut outcomes = Vec::with_capacity(problems.len());
+    for problem in problems {
+        let pos = Position::from_sfen(&problem.sfen)
+            .map_err(|e| format!("line {}: bad SFEN: {e}", problem.line))?;
+        let report = solver.solve(&pos, &limits);
+        let (verdict, note) = judge(&pos, &problem, &report, &limits);
+        if args.verbose && !args.json {
+            let line = problem_line(&problem, &report, verdict, &note);
+            // A hidden bar (output not a terminal) would swallow the line.
+            if bar.is_hidden() {
+                println!("{line}");
+            } else {
+                bar.println(line);
+            }
+        }
+        bar.inc(1);
+        outcomes.push(Outcome { problem, report, verdict, note });
+        let wrong = outcomes.iter().filter(|o| o.verdict == Verdict::Wrong).count();
+        bar.set_message(format!("wrong {wrong}"));
+    }
+    bar.finish_and_clear();
+    let total = start.elapsed();
+    if args.json {
+        println!("{}", json(&outcomes, total, &solver));
+    } else if args.sfen.is_some() {
+        let o = &outcomes[0];
+        println!("{}", single_answer(o));
+    } else {
+        println!("{}", summary(&outcomes, total, &solver));
+    }
+    Ok(())
+}
+
+fn judge(pos: &Position, problem: &Problem, report: &Report, limits: &Limits) -> (Verdict, String) {
+    match &report.result {
+        MateResult::Mate(pv) => {
+            if let Err(e) = verify_mate(pos, pv, limits.futile_rule) {
+                return (Verdict::Wrong, format!("does not verify: {e}"));
+            }
+            match problem.expected_len {
+                Some(n) if n == pv.len() => (Verdict::Shortest, String::new()),
+                Some(n) => (Verdict::Wrong, format!("length {} where {n} is expected", pv.len())),
+                None if report.shortest_proven => (Verdict::Shortest, String::new()),
+                None => (Verdict::Solved, "not proven shortest".into()),
+            }
+        }
+        MateResult::NoMate => match problem.expected_len {
+            Some(n) => (Verdict::Wrong, format!("nomate where a mate in {n} is expected")),
+            None => (Verdict::NoMate, String::new()),
+        },
+        MateResult::Timeout => (Verdict::Unsolved, String::new()),
+    }
+}
+
+fn pv_text(report: &Report) -> String {
+    match &report.result {
+        MateResult::Mate(pv) => pv.iter().map(|m| m.to_usi()).collect::<Vec<_>>().join(" "),
+        _ => String::new(),
+    }
+}
+
+fn answer_word(report: &Report) -> String {
+    match &report.result {
+        MateResult::Mate(pv) => format!("mate {}", pv.len()),
+        MateResult::NoMate => "nomate".into(),
+        MateResult::Timeout => "timeout".into(),
+    }
+}
+
+fn problem_line(problem: &Problem, report: &Report, verdict: Verdict, note: &str) -> String {
+    let name = problem.name.clone().unwrap_or_else(|| format!("line {}", problem.line));
+    format!(
+        "{name}: {} ({}) {:.3} s {} nodes {}{}",
+        answer_word(report),
+        verdict.name(),
+        report.elapsed.as_secs_f64(),
+        report.nodes,
+        pv_text(report),
+        if note.is_empty() { String::new() } else { format!("  [{note}]") }
+    )
+}
+
+fn single_answer(o: &Outcome) -> String {
+    let r = &o.report;
+    let mut s = format!("{}\n", answer_word(r));
+    if let MateResult::Mate(_) = r.result {
+        s += &format!("pv {}\n", pv_text(r));
+        s += &format!("shortest {}\n", if r.shortest_proven { "proven" } else { "not proven" });
+        if let Some((len, t)) = r.first_mate {
+            s += &format!("first mate {len} after {:.3} s\n", t.as_secs_f64());
+        }
+    }
+    if !o.note.is_empty() {
+        s += &format!("note {}\n", o.note);
+    }
+    s += &format!(
+        "nodes {}\ntime {:.3} s\nhashfull {}",
+        r.nodes,
+        r.elapsed.as_secs_f64(),
+        r.hashfull
+    );
+    s
+}
+
+fn count(outcomes: &[Outcome], v: Verdict) -> usize {
+    outcomes.iter().filter(|o| o.verdict == v).count()
+}
+
+fn summary(outcomes: &[Outcome], total: Duration, solver: &Solver) -> String {
+    let solved = count(outcomes, Verdict::Shortest) + count(outcomes, Verdict::Solved);
+    let nodes: u64 = outcomes.iter().map(|o| o.report.nodes).sum();
+    let mut s = String::new();
+    for o in outcomes.iter().filter(|o| o.verdict == Verdict::Wrong) {
+        s += &format!("wrong: {}\n", problem_line(&o.problem, &o.report, o.verdict, &o.note));
+    }
+    s += &format!(
+        "problems {}\nsolved {solved}\nshortest {}\nwrong {}\nnomate {}\nunsolved {}\n\
+         nodes {nodes}\ntime {:.3} s\ntable {} MiB",
+        outcomes.len(),
+        count(outcomes, Verdict::Shortest),
+        count(outcomes, Verdict::Wrong),
+        count(outcomes, Verdict::NoMate),
+        count(outcomes, Verdict::Unsolved),
+        total.as_secs_f64(),
+        solver.table_bytes() >> 20,
+    );
+    s
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out += "\\\"",
+            '\\' => out += "\\\\",
+            c if (c as u32) < 0x20 => out += &format!("\\u{:04x}", c as u32),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn json(outcomes: &[Outcome], total: Duration, solver: &Solver) -> String {
+    let items: Vec<String> = outcomes
+        .iter()
+        .map(|o| {
+            let r = &o.report;
+            let (len, pv) = match &r.result {
+                MateResult::Mate(pv) => (pv.len().to_string(), json_string(&pv_text(r))),
+                _ => ("null".into(), "null".into()),
+            };
+            format!(
+                "{{\"line\":{},\"name\":{},\"sfen\":{},\"result\":{},\"verdict\":{},\
+                 \"length\":{len},\"expected_length\":{},\"pv\":{pv},\"shortest_proven\":{},\
+                 \"nodes\":{},\"seconds\":{:.6},\"note\":{}}}",
+                o.problem.line,
+                o.problem.name.as_deref().map_or("null".into(), json_string),
+                json_string(&o.problem.sfen),
+                json_string(&answer_word(r)),
+                json_string(o.verdict.name()),
+                o.problem.expected_len.map_or("null".into(), |n| n.to_string()),
+                r.shortest_proven,
+                r.nodes,
+                r.elapsed.as_secs_f64(),
+                json_string(&o.note),
+            )
+        })
+        .collect();
+    let solved = count(outcomes, Verdict::Shortest) + count(outcomes, Verdict::Solved);
+    format!(
+        "{{\"summary\":{{\"problems\":{},\"solved\":{solved},\"shortest\":{},\"wrong\":{},\
+         \"nomate\":{},\"unsolved\":{},\"seconds\":{:.6},\"table_bytes\":{}}},\"problems\":[{}]}}",
+        outcomes.len(),
+        count(outcomes, Verdict::Shortest),
+        count(outcomes, Verdict::Wrong),
+        count(outcomes, Verdict::NoMate),
+        count(outcomes, Verdict::Unsolved),
+        total.as_secs_f64(),
+        solver.table_bytes(),
+        items.join(",")
+    )
+}

@@ -1,0 +1,192 @@
+//! Kyobo's checkmate (tsume) solver.
+//!
+//! A df-pn search ([`search`]) proves or disproves that the side to move can force
+//! mate with checks alone, in a bounded transposition table ([`tt`]) that applies
+//! hand superiority. Once a mate is proven, bounded searches shorten it until no
+//! mate two plies shorter exists, and the line is read out of the table ([`pv`])
+//! and replayed by the rules core ([`verify`]). Futile interpositions are not
+//! counted in the length ([`futile`] says exactly which).
+//!
+//! ```
+//! use mate::{Limits, MateResult, Solver};
+//! let pos = shogi::Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
+//! let report = Solver::new(16).solve(&pos, &Limits::default());
+//! assert!(matches!(report.result, MateResult::Mate(ref pv) if pv.len() == 1));
+//! ```
+
+pub mod futile;
+pub mod pn;
+pub mod problem;
+mod pv;
+pub mod search;
+pub mod tt;
+mod usi;
+pub mod verify;
+
+pub use usi::go_mate_answer;
+pub use verify::{verify_mate, MateEnd};
+
+use crate::pn::INF;
+use crate::search::{Abort, Search, UNBOUNDED};
+use crate::tt::Table;
+use shogi::{Move, Position};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Deep mates recurse deeply: the search runs on a thread with this much stack.
+const SEARCH_STACK_BYTES: usize = 512 << 20;
+
+/// The answer to "can the side to move force mate?".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateResult {
+    /// A mate, attacker's move first, ending in checkmate (or in a position whose
+    /// only replies are futile interpositions).
+    Mate(Vec<Move>),
+    /// Proven: there is no mate by continuous checks.
+    NoMate,
+    /// A limit (time, nodes or the stop flag) ended the search before a proof.
+    Timeout,
+}
+
+/// Limits of one solve.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Wall-clock time; `None`: no limit.
+    pub time: Option<Duration>,
+    /// Search nodes; `None`: no limit.
+    pub nodes: Option<u64>,
+    /// Set to `true` from another thread to stop (USI `stop`).
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Look for the shortest mate after the first proof (default `true`).
+    pub shortest: bool,
+    /// Do not count futile interpositions (default `true`; see [`futile`]).
+    pub futile_rule: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { time: None, nodes: None, stop: None, shortest: true, futile_rule: true }
+    }
+}
+
+/// Everything a solve found out.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub result: MateResult,
+    /// True when the mate is proven shortest (no mate two plies shorter exists).
+    pub shortest_proven: bool,
+    /// Length and time of the first mate proven, before shortening.
+    pub first_mate: Option<(usize, Duration)>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// Permille of the table in use at the end.
+    pub hashfull: u32,
+}
+
+/// A solver owns its table, so that repeated solves reuse the allocation.
+pub struct Solver {
+    table: Table,
+}
+
+impl Solver {
+    /// A solver with a transposition table of `hash_mb` mebibytes.
+    pub fn new(hash_mb: usize) -> Solver {
+        Solver { table: Table::new(hash_mb) }
+    }
+
+    /// Bytes held by the table.
+    pub fn table_bytes(&self) -> usize {
+        self.table.size_bytes()
+    }
+
+    /// Solves `pos` for the side to move.
+    pub fn solve(&mut self, pos: &Position, limits: &Limits) -> Report {
+        let table = &mut self.table;
+        let pos = pos.clone();
+        std::thread::scope(|scope| {
+            let worker = std::thread::Builder::new()
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || solve_on(table, pos, limits));
+            match worker {
+                Ok(handle) => handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                Err(e) => panic!("cannot start the solver thread: {e}"),
+            }
+        })
+    }
+}
+
+/// Solves with a fresh 64 MiB table.
+pub fn solve(pos: &Position, limits: &Limits) -> MateResult {
+    Solver::new(64).solve(pos, limits).result
+}
+
+fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
+    let start = Instant::now();
+    table.new_search();
+    let attacker = pos.side_to_move();
+    let mut report = Report {
+        result: MateResult::NoMate,
+        shortest_proven: false,
+        first_mate: None,
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        hashfull: 0,
+    };
+    // Without a defending king, or with it already in check, there is nothing to do.
+    let defender_king = pos.king_square(attacker.flip());
+    let defender_in_check =
+        defender_king.is_some_and(|k| pos.attackers_to(attacker, k, pos.occupied()).is_nonempty());
+    if defender_king.is_none() || defender_in_check {
+        report.elapsed = start.elapsed();
+        return report;
+    }
+    let mut search = Search::new(table, attacker);
+    search.node_limit = limits.nodes.unwrap_or(u64::MAX);
+    search.deadline = limits.time.map(|t| start + t);
+    search.stop = limits.stop.as_deref();
+    search.futile_rule = limits.futile_rule;
+    search.path.insert(pos.key(), 0);
+
+    let first = search.mid(&mut pos, INF, INF, UNBOUNDED, 0);
+    if !first.is_proven() {
+        report.result = if first.is_disproven() { MateResult::NoMate } else { MateResult::Timeout };
+        report.nodes = search.nodes;
+        report.elapsed = start.elapsed();
+        report.hashfull = search.tt.hashfull();
+        return report;
+    }
+    let mut len = first.proof_len;
+    report.first_mate = Some((len as usize, start.elapsed()));
+    let mut exact = !limits.shortest;
+    if limits.shortest {
+        exact = true;
+        while len >= 3 {
+            let shorter = search.mid(&mut pos, INF, INF, len - 2, 0);
+            if shorter.is_proven() {
+                len = shorter.proof_len;
+            } else {
+                exact = shorter.is_disproven() && search.abort.is_none();
+                break;
+            }
+        }
+    }
+    // Reading the line out may need a few bounded searches: give them room even
+    // when the time is up, but still obey the stop flag.
+    if search.abort.is_some_and(|a| a != Abort::Stopped) {
+        search.abort = None;
+        search.deadline = None;
+        search.node_limit = search.nodes + 10_000_000;
+    }
+    let line = pv::extract(&mut search, &mut pos, len, exact)
+        .filter(|line| verify_mate(&pos, line, limits.futile_rule).is_ok());
+    report.result = match line {
+        Some(line) => MateResult::Mate(line),
+        None => MateResult::Timeout,
+    };
+    report.shortest_proven = exact && limits.shortest;
+    report.nodes = search.nodes;
+    report.hashfull = search.tt.hashfull();
+    report.elapsed = start.elapsed();
+    report
+}

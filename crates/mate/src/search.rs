@@ -1,0 +1,412 @@
+//! The df-pn search proper (Nagai's MID with thresholds), with:
+//! - a depth bound (`remaining` plies) so the same search can ask "mate within N?",
+//!   which is how the shortest mate is found;
+//! - GHI: a repetition of a position on the current path is a disproof (the
+//!   attacker cannot win by repeating) that depends on the path. It carries the ply
+//!   of the repeated ancestor upward and is stored as final only at that ancestor,
+//!   where the cycle closes; below it nothing final is stored.
+//! - double counting: WPNS, the largest child plus one per other open child
+//!   instead of the sum (see `summarize`), and at defender nodes drops on one
+//!   square (interpositions of different pieces) count as one child;
+//! - initial proof numbers from the number of evasions (a child with none is a
+//!   mate in one, found when the parent is expanded), and the 1 + ε threshold.
+
+use crate::futile::is_futile_interposition;
+use crate::pn::{add, one_plus_epsilon, Pn, INF};
+use crate::tt::{Probe, Record, Table, ALWAYS};
+use shogi::movegen::{generate_checks, generate_evasions};
+use shogi::{Color, Move, MoveList, Position};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// The remaining depth of an unbounded search.
+pub const UNBOUNDED: u16 = u16::MAX - 1;
+/// `rep_ply` of a result that depends on no repetition.
+const NO_REP: u32 = u32::MAX;
+
+/// The result of searching a node.
+#[derive(Clone, Copy, Debug)]
+pub struct Outcome {
+    pub pn: Pn,
+    pub dn: Pn,
+    /// Mate length when proven.
+    pub proof_len: u16,
+    /// When disproven: valid for any remaining depth below this.
+    pub disproved_below: u16,
+    /// When disproven through a repetition: the ply of the repeated ancestor.
+    rep_ply: u32,
+}
+
+impl Outcome {
+    fn proven(len: u16) -> Outcome {
+        Outcome { pn: 0, dn: INF, proof_len: len, disproved_below: 0, rep_ply: NO_REP }
+    }
+    fn disproven(below: u16, rep_ply: u32) -> Outcome {
+        Outcome { pn: INF, dn: 0, proof_len: 0, disproved_below: below, rep_ply }
+    }
+    pub fn is_proven(&self) -> bool {
+        self.pn == 0
+    }
+    pub fn is_disproven(&self) -> bool {
+        self.dn == 0
+    }
+}
+
+/// One child of the node being searched, as the node last saw it.
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    mv: Move,
+    pn: Pn,
+    dn: Pn,
+    proof_len: u16,
+    disproved_below: u16,
+    rep_ply: u32,
+    /// A futile interposition: its length does not count, and it is searched
+    /// without depth bound.
+    futile: bool,
+}
+
+/// Keys are already random; hashing them again would only cost time.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only u64 keys are hashed")
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = k;
+    }
+}
+pub type PathSet = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
+
+/// Why a search stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Abort {
+    Time,
+    Nodes,
+    Stopped,
+}
+
+pub struct Search<'a> {
+    pub tt: &'a mut Table,
+    pub attacker: Color,
+    pub nodes: u64,
+    pub node_limit: u64,
+    pub deadline: Option<Instant>,
+    pub stop: Option<&'a AtomicBool>,
+    pub abort: Option<Abort>,
+    pub futile_rule: bool,
+    /// Full keys of the positions on the current path, with their plies.
+    pub path: PathSet,
+    /// Children of every node on the path, each node's slice on top of its parent's.
+    children: Vec<Child>,
+}
+
+impl<'a> Search<'a> {
+    pub fn new(tt: &'a mut Table, attacker: Color) -> Search<'a> {
+        Search {
+            tt,
+            attacker,
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop: None,
+            abort: None,
+            futile_rule: true,
+            path: PathSet::default(),
+            children: Vec::with_capacity(1 << 16),
+        }
+    }
+
+    fn check_limits(&mut self) {
+        if self.nodes >= self.node_limit {
+            self.abort = Some(Abort::Nodes);
+        } else if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            self.abort = Some(Abort::Stopped);
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.abort = Some(Abort::Time);
+        }
+    }
+
+    /// Searches `pos` (whose key is already on the path at `ply`) until it is
+    /// proven or disproven within `remaining` plies, a threshold is reached, or
+    /// a limit stops the search.
+    pub fn mid(
+        &mut self,
+        pos: &mut Position,
+        th_pn: Pn,
+        th_dn: Pn,
+        remaining: u16,
+        ply: u32,
+    ) -> Outcome {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_limits();
+        }
+        let or_node = pos.side_to_move() == self.attacker;
+        let start_nodes = self.nodes;
+        let base = self.children.len();
+        self.expand(pos, or_node, remaining);
+        if self.children.len() == base {
+            return if or_node { Outcome::disproven(ALWAYS, NO_REP) } else { Outcome::proven(0) };
+        }
+        loop {
+            let s = self.summarize(base, or_node);
+            if s.pn == 0 || s.dn == 0 || s.pn >= th_pn || s.dn >= th_dn || self.abort.is_some() {
+                break;
+            }
+            let best = base + s.best;
+            let child = self.children[best];
+            let (child_th_pn, child_th_dn) = if or_node {
+                (th_pn.min(one_plus_epsilon(s.second)), th_dn - s.weak_slack)
+            } else {
+                (th_pn - s.weak_slack, th_dn.min(one_plus_epsilon(s.second)))
+            };
+            let child_remaining = if or_node || !child.futile { remaining - 1 } else { UNBOUNDED };
+            pos.do_move(child.mv);
+            self.path.insert(pos.key(), ply + 1);
+            let r = self.mid(pos, child_th_pn, child_th_dn, child_remaining, ply + 1);
+            self.path.remove(&pos.key());
+            pos.undo_move(child.mv);
+            let c = &mut self.children[best];
+            c.pn = r.pn;
+            c.dn = r.dn;
+            c.proof_len = r.proof_len;
+            c.disproved_below = r.disproved_below;
+            c.rep_ply = r.rep_ply;
+        }
+        let outcome = self.conclude(base, or_node, ply);
+        self.children.truncate(base);
+        let work = self.nodes - start_nodes + 1;
+        let hand = pos.hand(self.attacker);
+        if outcome.is_proven() {
+            self.tt.store(pos.board_key(), hand, Record::Proven { len: outcome.proof_len }, work);
+        } else if outcome.is_disproven() {
+            if outcome.rep_ply == NO_REP {
+                let record = Record::Disproven { below: outcome.disproved_below };
+                self.tt.store(pos.board_key(), hand, record, work);
+            }
+        } else {
+            let record = Record::Unknown { pn: outcome.pn, dn: outcome.dn };
+            self.tt.store(pos.board_key(), hand, record, work);
+        }
+        outcome
+    }
+
+    /// Generates the node's moves and pushes one `Child` per move, each with what
+    /// the table (or a quick look at it) says. Stops early once the node is
+    /// decided by a child.
+    fn expand(&mut self, pos: &mut Position, or_node: bool, remaining: u16) {
+        let mut list = MoveList::new();
+        if or_node {
+            generate_checks(pos, &mut list);
+        } else {
+            generate_evasions(pos, &mut list);
+            // Drops last, grouped by square, so `summarize` can take each group's max.
+            list.as_mut_slice().sort_unstable_by_key(|m| (m.is_drop(), m.to().index()));
+        }
+        let check_futile = !or_node && self.futile_rule && !pos.checkers().more_than_one();
+        for &mv in list.iter() {
+            let futile = check_futile && is_futile_interposition(pos, mv);
+            let child_remaining = if or_node || !futile { remaining - 1 } else { UNBOUNDED };
+            pos.do_move(mv);
+            let child = self.child_state(pos, mv, futile, child_remaining);
+            pos.undo_move(mv);
+            self.children.push(child);
+            if (or_node && child.pn == 0) || (!or_node && child.dn == 0) {
+                break;
+            }
+        }
+    }
+
+    /// What is known of the child position `pos` (reached by `mv`) before searching it.
+    fn child_state(&mut self, pos: &Position, mv: Move, futile: bool, remaining: u16) -> Child {
+        let mut c =
+            Child { mv, pn: 1, dn: 1, proof_len: 0, disproved_below: 0, rep_ply: NO_REP, futile };
+        if let Some(&rep) = self.path.get(&pos.key()) {
+            c.pn = INF;
+            c.dn = 0;
+            c.disproved_below = ALWAYS;
+            c.rep_ply = rep;
+            return c;
+        }
+        let child_is_or = pos.side_to_move() == self.attacker;
+        match self.tt.probe(pos.board_key(), pos.hand(self.attacker), remaining) {
+            Probe::Proven { len } => {
+                c.pn = 0;
+                c.dn = INF;
+                c.proof_len = len;
+                return c;
+            }
+            Probe::Disproven { below } => {
+                c.pn = INF;
+                c.dn = 0;
+                c.disproved_below = below;
+                return c;
+            }
+            Probe::Unknown { pn, dn } => {
+                c.pn = pn;
+                c.dn = dn;
+                if remaining > 0 {
+                    return c;
+                }
+            }
+            Probe::Missing => {}
+        }
+        if child_is_or {
+            if remaining == 0 {
+                // No plies left for the attacker: no mate within this bound.
+                c.pn = INF;
+                c.dn = 0;
+                c.disproved_below = 1;
+            }
+            return c;
+        }
+        // A defender node: its number of evasions is the initial proof number, and
+        // none means the move mates.
+        let mut evasions = MoveList::new();
+        generate_evasions(pos, &mut evasions);
+        if evasions.is_empty() {
+            c.pn = 0;
+            c.dn = INF;
+            c.proof_len = 0;
+            self.tt.store(pos.board_key(), pos.hand(self.attacker), Record::Proven { len: 0 }, 1);
+        } else if remaining == 0 {
+            c.pn = INF;
+            c.dn = 0;
+            c.disproved_below = 1;
+        } else {
+            c.pn = c.pn.max(evasions.len() as Pn);
+        }
+        c
+    }
+
+    /// The node's proof and disproof numbers from its children, the child to search
+    /// next, and the runner-up's number for the 1 + ε threshold.
+    ///
+    /// The summed number (disproof at attacker nodes, proof at defender nodes) is
+    /// WPNS (weak proof-number search): the largest child plus one for each other
+    /// child still open, not the plain sum. Sums count subtrees shared through
+    /// transpositions once per parent, and around cycles they feed on themselves
+    /// until they saturate; the weak sum grows only additively. At defender nodes,
+    /// drops on one square (interpositions of different pieces, whose subtrees are
+    /// nearly the same once the piece is taken) count as one child, by their max.
+    fn summarize(&self, base: usize, or_node: bool) -> Summary {
+        let children = &self.children[base..];
+        let mut s = Summary { pn: 0, dn: 0, best: 0, second: INF, weak_slack: 0 };
+        // The weak sum: (largest, number of open children or groups).
+        let mut largest: Pn = 0;
+        let mut open: Pn = 0;
+        if or_node {
+            s.pn = INF;
+            for (i, c) in children.iter().enumerate() {
+                if c.dn > 0 {
+                    largest = largest.max(c.dn);
+                    open += 1;
+                }
+                if c.pn < s.pn {
+                    s.second = s.pn;
+                    s.pn = c.pn;
+                    s.best = i;
+                } else if c.pn < s.second {
+                    s.second = c.pn;
+                }
+            }
+        } else {
+            s.dn = INF;
+            let mut group_square = usize::MAX;
+            let mut group_max: Pn = 0;
+            for (i, c) in children.iter().enumerate() {
+                if c.dn < s.dn {
+                    s.second = s.dn;
+                    s.dn = c.dn;
+                    s.best = i;
+                } else if c.dn < s.second {
+                    s.second = c.dn;
+                }
+                let square = if c.mv.is_drop() { c.mv.to().index() } else { usize::MAX - 1 - i };
+                if square != group_square {
+                    if group_max > 0 {
+                        largest = largest.max(group_max);
+                        open += 1;
+                    }
+                    group_square = square;
+                    group_max = 0;
+                }
+                group_max = group_max.max(c.pn);
+            }
+            if group_max > 0 {
+                largest = largest.max(group_max);
+                open += 1;
+            }
+        }
+        let weak = if open == 0 { 0 } else { add(largest, open - 1) };
+        s.weak_slack = weak - largest;
+        if or_node {
+            s.dn = weak;
+        } else {
+            s.pn = weak;
+        }
+        s
+    }
+
+    /// The node's outcome from its children once the loop has ended.
+    fn conclude(&self, base: usize, or_node: bool, ply: u32) -> Outcome {
+        let children = &self.children[base..];
+        let s = self.summarize(base, or_node);
+        let mut outcome = if s.pn == 0 {
+            let len = if or_node {
+                children.iter().filter(|c| c.pn == 0).map(|c| c.proof_len).min().unwrap_or(0) + 1
+            } else {
+                children.iter().filter(|c| !c.futile).map(|c| c.proof_len + 1).max().unwrap_or(0)
+            };
+            Outcome::proven(len)
+        } else if s.dn == 0 {
+            let disproved = children.iter().filter(|c| c.dn == 0);
+            let deeper = |c: &Child| {
+                if c.disproved_below == ALWAYS {
+                    ALWAYS
+                } else {
+                    c.disproved_below.saturating_add(1).min(ALWAYS - 1)
+                }
+            };
+            if or_node {
+                let below = disproved.clone().map(deeper).min().unwrap_or(ALWAYS);
+                let rep = disproved.map(|c| c.rep_ply).min().unwrap_or(NO_REP);
+                Outcome::disproven(below, rep)
+            } else {
+                // Prefer the refutation that depends on neither path nor depth.
+                let c = disproved
+                    .min_by_key(|c| (c.rep_ply != NO_REP, std::cmp::Reverse(c.disproved_below)))
+                    .copied();
+                match c {
+                    Some(c) => Outcome::disproven(deeper(&c), c.rep_ply),
+                    None => Outcome::disproven(ALWAYS, NO_REP),
+                }
+            }
+        } else {
+            Outcome { pn: s.pn, dn: s.dn, proof_len: 0, disproved_below: 0, rep_ply: NO_REP }
+        };
+        // The cycle closes here: the result no longer depends on the path above.
+        if outcome.rep_ply != NO_REP && outcome.rep_ply >= ply {
+            outcome.rep_ply = NO_REP;
+        }
+        outcome
+    }
+}
+
+struct Summary {
+    pn: Pn,
+    dn: Pn,
+    best: usize,
+    /// The runner-up's proof number (or node) or disproof number (and node).
+    second: Pn,
+    /// The weak sum minus its largest term: the searched child may grow up to the
+    /// threshold less this before the node's number reaches the threshold.
+    weak_slack: Pn,
+}

@@ -1,0 +1,299 @@
+//! The transposition table: a fixed number of clusters, allocated once at the size
+//! the caller asks for and never grown.
+//!
+//! Entries are keyed by the board key (board and side to move) and remember the
+//! attacker's hand separately, so that one probe sees every hand stored for the
+//! same board and can apply hand superiority:
+//! - a proof with attacker hand `H` holds for any hand that has at least `H`
+//!   (more pieces for the attacker means fewer for the defender);
+//! - a disproof with hand `H` holds for any hand that has at most `H`.
+//!
+//! All hands of one board land in the same cluster (the index comes from the board
+//! key alone). Replacement when a cluster is full: the entry with the least work
+//! (nodes searched below it) goes; entries from an earlier search (older
+//! generation) count as empty. A new proof or disproof also frees the entries of
+//! the same board that it makes redundant.
+//!
+//! Results that depend on the search depth are stored with it: a proof with its
+//! length (valid when at least that many plies remain) and a disproof with the
+//! depth below which it holds (`disproved_below`; `u16::MAX`: at any depth).
+
+use crate::pn::Pn;
+use shogi::Hand;
+
+/// `proof_len` of an entry that holds no proof.
+const NO_PROOF: u16 = u16::MAX;
+/// `disproved_below` of an unconditional disproof.
+pub const ALWAYS: u16 = u16::MAX;
+/// Entries per cluster.
+const CLUSTER: usize = 4;
+
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+struct Entry {
+    board_key: u64,
+    pn: Pn,
+    dn: Pn,
+    /// The attacker's hand.
+    hand: Hand,
+    /// Nodes searched below this entry (saturating); 0 marks an empty slot.
+    work: u32,
+    /// Length of the shortest proof known; `NO_PROOF` if none.
+    proof_len: u16,
+    /// Disproved for any remaining depth below this; 0 if not disproved.
+    disproved_below: u16,
+    generation: u16,
+    _pad: u16,
+}
+
+/// What a search learnt about a node, to be stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Record {
+    Unknown { pn: Pn, dn: Pn },
+    Proven { len: u16 },
+    Disproven { below: u16 },
+}
+
+/// What the table knows about a node at a given remaining depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Probe {
+    /// Mate within `len` plies (`len` fits the remaining depth).
+    Proven { len: u16 },
+    /// No mate within the remaining depth; `below` as in `Record::Disproven`.
+    Disproven { below: u16 },
+    /// Estimates for this exact hand, or bounds borrowed from other hands.
+    Unknown { pn: Pn, dn: Pn },
+    /// Nothing stored for this board and hand.
+    Missing,
+}
+
+pub struct Table {
+    entries: Vec<Entry>,
+    clusters: usize,
+    generation: u16,
+}
+
+impl Table {
+    /// A table of `mb` mebibytes (at least one cluster).
+    pub fn new(mb: usize) -> Table {
+        let bytes = mb.saturating_mul(1 << 20);
+        let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
+        Table { entries: vec![Entry::default(); clusters * CLUSTER], clusters, generation: 1 }
+    }
+
+    /// Forgets everything in O(1): entries of older generations count as empty.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // After 65,535 searches the counter wraps: clear once for real.
+            self.entries.fill(Entry::default());
+            self.generation = 1;
+        }
+    }
+
+    /// Bytes held by the table.
+    pub fn size_bytes(&self) -> usize {
+        self.entries.len() * std::mem::size_of::<Entry>()
+    }
+
+    #[inline(always)]
+    fn cluster(&self, board_key: u64) -> std::ops::Range<usize> {
+        let index = ((board_key as u128 * self.clusters as u128) >> 64) as usize;
+        index * CLUSTER..(index + 1) * CLUSTER
+    }
+
+    #[inline(always)]
+    fn is_live(&self, e: &Entry) -> bool {
+        e.work != 0 && e.generation == self.generation
+    }
+
+    /// Looks up a node: its board key, the attacker's hand and the plies left.
+    pub fn probe(&self, board_key: u64, hand: Hand, remaining: u16) -> Probe {
+        let mut best_len = NO_PROOF;
+        let mut disproved_below = 0u16;
+        let mut exact: Option<(Pn, Pn)> = None;
+        // Bounds from other hands: a weaker attacker needs at least as much proof,
+        // a stronger one at least as much disproof.
+        let mut pn_floor: Pn = 0;
+        let mut dn_floor: Pn = 0;
+        for e in &self.entries[self.cluster(board_key)] {
+            if e.board_key != board_key || !self.is_live(e) {
+                continue;
+            }
+            let we_have_more = hand.is_superior_or_equal(e.hand);
+            let we_have_less = e.hand.is_superior_or_equal(hand);
+            if we_have_more && e.proof_len <= remaining {
+                best_len = best_len.min(e.proof_len);
+            }
+            if we_have_less && e.disproved_below > remaining {
+                disproved_below = disproved_below.max(e.disproved_below);
+            }
+            if e.hand == hand {
+                exact = Some((e.pn, e.dn));
+            } else if we_have_less {
+                pn_floor = pn_floor.max(e.pn);
+            } else if we_have_more {
+                dn_floor = dn_floor.max(e.dn);
+            }
+        }
+        if best_len != NO_PROOF {
+            Probe::Proven { len: best_len }
+        } else if disproved_below != 0 {
+            Probe::Disproven { below: disproved_below }
+        } else if let Some((pn, dn)) = exact {
+            Probe::Unknown { pn: pn.max(pn_floor).max(1), dn: dn.max(dn_floor).max(1) }
+        } else if pn_floor > 0 || dn_floor > 0 {
+            Probe::Unknown { pn: pn_floor.max(1), dn: dn_floor.max(1) }
+        } else {
+            Probe::Missing
+        }
+    }
+
+    /// Stores what a search learnt; `work` is the number of nodes it took.
+    pub fn store(&mut self, board_key: u64, hand: Hand, record: Record, work: u64) {
+        let range = self.cluster(board_key);
+        let generation = self.generation;
+        let work = work.clamp(1, u32::MAX as u64) as u32;
+        // Forget entries of this board that the new result makes redundant.
+        match record {
+            Record::Proven { len } => {
+                for e in &mut self.entries[range.clone()] {
+                    if e.board_key == board_key
+                        && e.generation == generation
+                        && e.hand != hand
+                        && e.hand.is_superior_or_equal(hand)
+                        && e.proof_len >= len
+                        && e.disproved_below == 0
+                    {
+                        e.work = 0;
+                    }
+                }
+            }
+            Record::Disproven { below } => {
+                for e in &mut self.entries[range.clone()] {
+                    if e.board_key == board_key
+                        && e.generation == generation
+                        && e.hand != hand
+                        && hand.is_superior_or_equal(e.hand)
+                        && e.disproved_below <= below
+                        && e.proof_len == NO_PROOF
+                    {
+                        e.work = 0;
+                    }
+                }
+            }
+            Record::Unknown { .. } => {}
+        }
+        let mut victim = range.start;
+        let mut victim_work = u32::MAX;
+        for i in range {
+            let e = &self.entries[i];
+            let live = self.is_live(e);
+            if live && e.board_key == board_key && e.hand == hand {
+                victim = i;
+                break;
+            }
+            let w = if live { e.work } else { 0 };
+            if w < victim_work {
+                victim = i;
+                victim_work = w;
+            }
+        }
+        let e = &mut self.entries[victim];
+        if !(e.work != 0
+            && e.generation == generation
+            && e.board_key == board_key
+            && e.hand == hand)
+        {
+            *e = Entry {
+                board_key,
+                pn: 1,
+                dn: 1,
+                hand,
+                work: 0,
+                proof_len: NO_PROOF,
+                disproved_below: 0,
+                generation,
+                _pad: 0,
+            };
+        }
+        e.work = e.work.saturating_add(work);
+        match record {
+            Record::Unknown { pn, dn } => {
+                e.pn = pn;
+                e.dn = dn;
+            }
+            // A proof or disproof leaves the estimates alone: they are what a search
+            // with less depth than the proof needs (or more than the disproof
+            // covers) starts from.
+            Record::Proven { len } => e.proof_len = e.proof_len.min(len),
+            Record::Disproven { below } => e.disproved_below = e.disproved_below.max(below),
+        }
+    }
+
+    /// Permille of the first thousand slots in use (the USI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let n = self.entries.len().min(1000);
+        let used = self.entries[..n].iter().filter(|e| self.is_live(e)).count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shogi::PieceKind;
+
+    fn hand(kinds: &[PieceKind]) -> Hand {
+        let mut h = Hand::EMPTY;
+        for &k in kinds {
+            h.add(k);
+        }
+        h
+    }
+
+    #[test]
+    fn proofs_hold_for_superior_hands_only() {
+        let mut t = Table::new(1);
+        let g = hand(&[PieceKind::Gold]);
+        t.store(42, g, Record::Proven { len: 5 }, 10);
+        let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
+        assert_eq!(t.probe(42, gs, 100), Probe::Proven { len: 5 });
+        assert_eq!(t.probe(42, g, 5), Probe::Proven { len: 5 });
+        assert_ne!(t.probe(42, g, 3), Probe::Proven { len: 5 }, "too long for 3 plies");
+        assert!(!matches!(t.probe(42, Hand::EMPTY, 100), Probe::Proven { .. }));
+        assert_eq!(t.probe(43, gs, 100), Probe::Missing);
+    }
+
+    #[test]
+    fn disproofs_hold_for_inferior_hands_and_shallower_depths() {
+        let mut t = Table::new(1);
+        let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
+        t.store(7, gs, Record::Disproven { below: 9 }, 10);
+        let g = hand(&[PieceKind::Gold]);
+        assert_eq!(t.probe(7, g, 8), Probe::Disproven { below: 9 });
+        assert!(!matches!(t.probe(7, g, 9), Probe::Disproven { .. }));
+        let gg = hand(&[PieceKind::Gold, PieceKind::Gold]);
+        assert!(!matches!(t.probe(7, gg, 1), Probe::Disproven { .. }));
+        t.store(7, gs, Record::Disproven { below: ALWAYS }, 10);
+        assert_eq!(t.probe(7, Hand::EMPTY, 60_000), Probe::Disproven { below: ALWAYS });
+    }
+
+    #[test]
+    fn a_full_cluster_replaces_the_least_work_and_never_grows() {
+        let mut t = Table::new(0);
+        let size = t.size_bytes();
+        for i in 0..100u64 {
+            let mut h = Hand::EMPTY;
+            for _ in 0..(i % 18) {
+                h.add(PieceKind::Pawn);
+            }
+            t.store(i << 1, h, Record::Unknown { pn: 3, dn: 4 }, 1000 - i);
+        }
+        assert_eq!(t.size_bytes(), size);
+        // The heaviest early entry survived; the last one is present as well.
+        assert!(matches!(t.probe(0, Hand::EMPTY, 10), Probe::Unknown { pn: 3, dn: 4 }));
+        t.new_search();
+        assert_eq!(t.probe(0, Hand::EMPTY, 10), Probe::Missing);
+    }
+}

@@ -1,0 +1,247 @@
+//! The solver on real problem sets (../shared/data/tsume beside the repository):
+//! a sample of each set is solved at exactly the stated length and every answer is
+//! replayed by the rules core; positions made mateless by taking the key piece away
+//! answer `nomate`, cross-checked by a plain exhaustive search.
+
+use mate::problem::{parse_problems, Problem};
+use mate::verify::verify_usi_mate;
+use mate::{verify_mate, Limits, MateResult, Solver};
+use shogi::movegen::{generate_checks, generate_evasions};
+use shogi::{MoveList, Position};
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn tsume_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/tsume")
+}
+
+fn load(name: &str) -> Vec<Problem> {
+    let path = tsume_dir().join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (the data lives in ../shared/data)", path.display()));
+    parse_problems(&text).expect("the problem file parses")
+}
+
+/// `n` problems spread evenly over the set.
+fn sample(problems: Vec<Problem>, n: usize) -> Vec<Problem> {
+    let step = (problems.len() / n).max(1);
+    problems.into_iter().step_by(step).take(n).collect()
+}
+
+fn limits() -> Limits {
+    Limits { time: Some(Duration::from_secs(30)), ..Limits::default() }
+}
+
+fn solve_sample(file: &str, n: usize) {
+    let mut solver = Solver::new(32);
+    for p in sample(load(file), n) {
+        let pos = Position::from_sfen(&p.sfen).expect("valid SFEN");
+        let expected = p.expected_pv.as_ref().expect("the set gives the mate");
+        let moves: Vec<&str> = expected.iter().map(String::as_str).collect();
+        verify_usi_mate(&pos, &moves, true)
+            .unwrap_or_else(|e| panic!("line {}: the stated mate does not replay: {e}", p.line));
+        let report = solver.solve(&pos, &limits());
+        let MateResult::Mate(pv) = &report.result else {
+            panic!("line {}: {:?} instead of a mate", p.line, report.result);
+        };
+        verify_mate(&pos, pv, true).unwrap_or_else(|e| panic!("line {}: {e}", p.line));
+        assert_eq!(pv.len(), expected.len(), "line {}: {pv:?}", p.line);
+        assert!(report.shortest_proven, "line {}", p.line);
+    }
+}
+
+#[test]
+fn three_ply_sample_at_stated_length() {
+    solve_sample("tsume_3ply.txt", 50);
+}
+
+#[test]
+fn five_ply_sample_at_stated_length() {
+    solve_sample("tsume_5ply.txt", 50);
+}
+
+#[test]
+fn seven_ply_sample_at_stated_length() {
+    solve_sample("tsume_7ply.txt", 50);
+}
+
+#[test]
+fn nine_ply_sample_at_stated_length() {
+    solve_sample("tsume_9ply.txt", 50);
+}
+
+#[test]
+fn eleven_ply_sample_at_stated_length() {
+    solve_sample("tsume_11ply.txt", 50);
+}
+
+/// Plain exhaustive search, independent of df-pn and its table: can the attacker
+/// mate within `plies`?
+fn mate_within(pos: &mut Position, plies: u32) -> bool {
+    if plies == 0 {
+        return false;
+    }
+    let mut checks = MoveList::new();
+    generate_checks(pos, &mut checks);
+    checks.iter().any(|&m| {
+        pos.do_move(m);
+        let mated = all_replies_mated(pos, plies - 1);
+        pos.undo_move(m);
+        mated
+    })
+}
+
+fn all_replies_mated(pos: &mut Position, plies: u32) -> bool {
+    let mut replies = MoveList::new();
+    generate_evasions(pos, &mut replies);
+    if replies.is_empty() {
+        return true;
+    }
+    plies > 0
+        && replies.iter().all(|&m| {
+            pos.do_move(m);
+            let mated = mate_within(pos, plies - 1);
+            pos.undo_move(m);
+            mated
+        })
+}
+
+/// The SFEN with one piece of `letter` (upper case) moved from the attacker's hand
+/// to the defender's. The attacker is Black in these sets.
+fn take_from_attacker(sfen: &str, letter: char) -> Option<String> {
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    if fields.len() < 3 || fields[1] != "b" {
+        return None;
+    }
+    let mut counts = std::collections::BTreeMap::new();
+    let mut n = 0u32;
+    for c in fields[2].chars() {
+        if let Some(d) = c.to_digit(10) {
+            n = n * 10 + d;
+        } else if c != '-' {
+            *counts.entry(c).or_insert(0) += n.max(1);
+            n = 0;
+        }
+    }
+    let have = counts.get_mut(&letter)?;
+    *have -= 1;
+    *counts.entry(letter.to_ascii_lowercase()).or_insert(0) += 1;
+    let mut hand = String::new();
+    for c in "RBGSNLPrbgsnlp".chars() {
+        match counts.get(&c).copied().unwrap_or(0) {
+            0 => {}
+            1 => hand.push(c),
+            k => hand += &format!("{k}{c}"),
+        }
+    }
+    if hand.is_empty() {
+        hand.push('-');
+    }
+    Some(format!("{} b {} 1", fields[0], hand))
+}
+
+#[test]
+fn removing_the_key_piece_leaves_no_mate() {
+    let mut solver = Solver::new(32);
+    let mut nomates = 0;
+    for p in load("tsume_3ply.txt").into_iter().take(120) {
+        let first = &p.expected_pv.as_ref().expect("the set gives the mate")[0];
+        // Only problems that start with a drop: that piece is the one taken away.
+        let Some((letter, _)) = first.split_once('*') else {
+            continue;
+        };
+        let Some(letter) = letter.chars().next() else {
+            continue;
+        };
+        let Some(sfen) = take_from_attacker(&p.sfen, letter) else {
+            continue;
+        };
+        let Ok(mut pos) = Position::from_sfen(&sfen) else {
+            continue;
+        };
+        let report = solver.solve(&pos, &limits());
+        match &report.result {
+            MateResult::NoMate => {
+                // A plain search agrees: nothing within 5 plies.
+                assert!(!mate_within(&mut pos, 5), "line {}: {sfen} has a short mate", p.line);
+                nomates += 1;
+            }
+            MateResult::Mate(pv) => {
+                verify_mate(&pos, pv, true).unwrap_or_else(|e| panic!("line {}: {e}", p.line));
+            }
+            MateResult::Timeout => panic!("line {}: timeout on {sfen}", p.line),
+        }
+    }
+    assert!(nomates >= 10, "only {nomates} positions became mateless");
+}
+
+#[test]
+fn a_lone_gold_cannot_mate() {
+    let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b G 1").unwrap();
+    assert_eq!(mate::solve(&pos, &limits()), MateResult::NoMate);
+}
+
+#[test]
+fn pawn_drop_mate_is_not_a_mate_but_a_pawn_push_is() {
+    // P*9b would mate, which the rules forbid (uchifuzume); nothing else mates.
+    let pos = Position::from_sfen("kn7/9/1G7/9/9/9/9/9/9 b P 1").unwrap();
+    assert_eq!(mate::solve(&pos, &limits()), MateResult::NoMate);
+    // Pushing a pawn to mate is allowed.
+    let pos = Position::from_sfen("kn7/9/PG7/9/9/9/9/9/9 b - 1").unwrap();
+    let MateResult::Mate(pv) = mate::solve(&pos, &limits()) else {
+        panic!("the pawn push mates");
+    };
+    assert_eq!(pv.len(), 1);
+    assert_eq!(pv[0].from().to_string(), "9c");
+}
+
+#[test]
+fn pawn_drop_mates_of_the_fixture_are_never_played() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/fixtures/uchifuzume.tsv");
+    let text = std::fs::read_to_string(&path).expect("the uchifuzume fixture");
+    let mut solver = Solver::new(16);
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        if fields.len() < 4 || fields[3] != "illegal" {
+            continue;
+        }
+        let pos = Position::from_sfen(fields[0]).expect("valid SFEN");
+        let limits = Limits { nodes: Some(200_000), ..Limits::default() };
+        if let MateResult::Mate(pv) = solver.solve(&pos, &limits).result {
+            assert_ne!(pv[0].to_usi(), fields[2], "{}", fields[0]);
+            verify_mate(&pos, &pv, true).unwrap_or_else(|e| panic!("{}: {e}", fields[0]));
+        }
+        checked += 1;
+    }
+    assert!(checked >= 20);
+}
+
+#[test]
+fn usi_answers() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let mut solver = Solver::new(16);
+    let stop = Arc::new(AtomicBool::new(false));
+    let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
+    assert_eq!(mate::go_mate_answer(&mut solver, &pos, None, stop.clone()), "checkmate G*5b");
+    let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b G 1").unwrap();
+    let answer = mate::go_mate_answer(&mut solver, &pos, None, stop.clone());
+    assert_eq!(answer, "checkmate nomate");
+    // Stopped before it starts: a hard problem cannot be answered.
+    let hard = &load("tsume_11ply.txt")[0];
+    let pos = Position::from_sfen(&hard.sfen).unwrap();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let answer = mate::go_mate_answer(&mut solver, &pos, Some(Duration::from_secs(5)), stop);
+    assert!(answer == "checkmate timeout" || answer.split(' ').count() == 12, "{answer}");
+}
+
+/// Every problem of the five sets (4,000); about 3 s in release.
+#[test]
+#[ignore]
+fn full_sets_at_stated_length() {
+    for n in [3, 5, 7, 9, 11] {
+        solve_sample(&format!("tsume_{n}ply.txt"), usize::MAX);
+    }
+}
