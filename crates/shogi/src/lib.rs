@@ -7,6 +7,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+mod checks;
 pub mod entering;
 pub mod hand;
 pub mod movegen;

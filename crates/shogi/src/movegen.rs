@@ -129,19 +129,19 @@ enum Stage {
 }
 
 /// Everything the generators need about the side to move, computed once.
-struct Context {
-    us: Color,
+pub(crate) struct Context {
+    pub(crate) us: Color,
     /// Own king (a tsume attacker may have none).
-    ksq: Option<Square>,
-    occ: Bitboard,
-    own: Bitboard,
-    enemy: Bitboard,
-    pinned: Bitboard,
+    pub(crate) ksq: Option<Square>,
+    pub(crate) occ: Bitboard,
+    pub(crate) own: Bitboard,
+    pub(crate) enemy: Bitboard,
+    pub(crate) pinned: Bitboard,
 }
 
 impl Context {
     #[inline(always)]
-    fn new(pos: &Position) -> Context {
+    pub(crate) fn new(pos: &Position) -> Context {
         let us = pos.side_to_move();
         Context {
             us,
@@ -222,10 +222,14 @@ pub fn generate_evasions(pos: &Position, list: &mut MoveList) {
     }
 }
 
-/// The legal moves that give check.
+/// The legal moves that give check (see `checks.rs`).
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
-    generate_legal(pos, list);
-    list.retain(|m| pos.gives_check(m));
+    if pos.in_check() {
+        generate_evasions(pos, list);
+        list.retain(|m| pos.gives_check(m));
+    } else {
+        crate::checks::generate_checks_not_in_check(pos, list);
+    }
 }
 
 /// Board moves of every piece to `targets`, the king's only to safe squares.
@@ -490,7 +494,7 @@ fn drop_moves(pos: &Position, ctx: &Context, targets: Bitboard, list: &mut MoveL
 
 /// Whether a pawn dropped by the side to move on `to` (right in front of the enemy
 /// king on `eksq`) would be checkmate, which makes the drop illegal.
-fn is_pawn_drop_mate(pos: &Position, ctx: &Context, to: Square, eksq: Square) -> bool {
+pub(crate) fn is_pawn_drop_mate(pos: &Position, ctx: &Context, to: Square, eksq: Square) -> bool {
     let us = ctx.us;
     let them = us.flip();
     let occ = ctx.occ | Bitboard::from_square(to);
