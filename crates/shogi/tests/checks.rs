@@ -80,9 +80,9 @@ fn checks_match_the_oracle_on_check_rich_playouts() {
                 let captures: Vec<Move> =
                     legal.iter().copied().filter(|m| m.is_capture()).collect();
                 let r = rng.next();
-                let m = if !list.is_empty() && r % 2 == 0 {
+                let m = if !list.is_empty() && r.is_multiple_of(2) {
                     list[(r / 2) as usize % list.len()]
-                } else if !captures.is_empty() && r % 3 == 0 {
+                } else if !captures.is_empty() && r.is_multiple_of(3) {
                     captures[(r / 3) as usize % captures.len()]
                 } else {
                     legal[(r / 7) as usize % legal.len()]
