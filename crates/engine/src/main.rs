@@ -1,7 +1,9 @@
 //! The `kyobo` command: subcommands around the Kyobo library.
 
+mod bench_cmd;
 mod mate_cmd;
 mod perft_cmd;
+mod usi;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -9,8 +11,9 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(name = "kyobo", version, about = "Kyobo (共謀): a shogi engine and library")]
 struct Cli {
+    /// Without a subcommand, `kyobo` speaks USI (GUIs launch the bare binary).
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -19,13 +22,19 @@ enum Command {
     Perft(perft_cmd::PerftArgs),
     /// Solve checkmate (tsume) problems: the shortest mate, verified.
     Mate(mate_cmd::MateArgs),
+    /// Speak the USI protocol on stdin/stdout (also the default).
+    Usi,
+    /// Search fixed positions to a fixed depth: node signature and speed.
+    Bench(bench_cmd::BenchArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Perft(args) => perft_cmd::run(&args),
-        Command::Mate(args) => mate_cmd::run(&args),
+        None | Some(Command::Usi) => usi::run(),
+        Some(Command::Perft(args)) => perft_cmd::run(&args),
+        Some(Command::Mate(args)) => mate_cmd::run(&args),
+        Some(Command::Bench(args)) => bench_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,59 @@
+//! `kyobo bench`: fixed positions searched to a fixed depth on one thread. The total
+//! node count is a signature of the search: it changes only when search or
+//! evaluation changes.
+
+use eval::ShogiGame;
+use search::engine::Signals;
+use search::{Engine, Limits};
+use shogi::Position;
+use std::time::Instant;
+
+/// Opening, middle game, a sharp attack (the "Matsuri" perft position), endgames.
+const POSITIONS: [&str; 8] = [
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "ln1g1gsnl/1r1s1k1b1/p1pppp1pp/6p2/1p7/2P6/PPSPPPPPP/1B2K2R1/LN1G1GSNL b - 11",
+    "lr5nl/3g1kg2/2n1pps1p/p1ps2p2/1p5P1/P1PSP1P1P/1PS2P3/2GK1G3/LN5RL b Bbnp 41",
+    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+    "ln5nl/2r2gk2/p2pppsp1/2p3p1p/1p5P1/2P1P1P1P/PPS2PS2/2G2K3/LN5RL b BGSbgnp 45",
+    "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+    "4k4/9/4P4/9/9/9/9/9/4K4 b 2GS2r2b2g3s4n4l17p 1",
+    "6snl/5kg2/4pp1p1/6p1p/9/4P1P1P/5PS2/5KG2/7NL b RBGSNLPrbgsnl8p 80",
+];
+
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Search depth for every position.
+    #[arg(long, default_value_t = 10)]
+    depth: i32,
+    /// Transposition table size in MB (cleared before each position).
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+}
+
+pub fn run(args: &BenchArgs) -> Result<(), String> {
+    shogi::attacks::init();
+    let mut engine = Engine::new(args.hash, 1);
+    let start = Instant::now();
+    let mut total = 0u64;
+    for (i, sfen) in POSITIONS.iter().enumerate() {
+        let pos =
+            Position::from_sfen(sfen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
+        engine.clear();
+        let signals = Signals::new();
+        let game = ShogiGame::new(pos);
+        let result = engine.search(&game, &Limits::depth(args.depth), &signals, &mut |_| {});
+        let best = result.best_move.map_or("resign".to_string(), |m| m.to_usi());
+        println!(
+            "position {:>2}: nodes {:>10} bestmove {best} score {}",
+            i + 1,
+            result.nodes,
+            result.score
+        );
+        total += result.nodes;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!("nodes {total}");
+    println!("time {:.3} s", secs);
+    println!("nps {:.0}", total as f64 / secs.max(1e-9));
+    Ok(())
+}

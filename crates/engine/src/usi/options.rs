@@ -1,0 +1,173 @@
+//! The engine's USI options: their declarations (`option name … type …`), their
+//! current values, and checked updates from `setoption`.
+
+use shogi::EnteringKingRule;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub ponder: bool,
+    pub threads: usize,
+    pub multipv: usize,
+    pub network_delay: u64,
+    pub network_delay2: u64,
+    pub minimum_thinking_time: u64,
+    pub max_moves_to_draw: u32,
+    pub resign_value: i32,
+    pub entering_king_rule: EnteringKingRule,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 64,
+            ponder: false,
+            threads: 1,
+            multipv: 1,
+            network_delay: 120,
+            network_delay2: 1120,
+            minimum_thinking_time: 2000,
+            max_moves_to_draw: 0,
+            resign_value: 99999,
+            entering_king_rule: EnteringKingRule::Point27,
+        }
+    }
+}
+
+/// `(name, min, max)` of every spin option.
+const SPINS: [(&str, i64, i64); 8] = [
+    ("USI_Hash", 1, 65536),
+    ("Threads", 1, 256),
+    ("MultiPV", 1, 600),
+    ("NetworkDelay", 0, 10000),
+    ("NetworkDelay2", 0, 10000),
+    ("MinimumThinkingTime", 0, 100000),
+    ("MaxMovesToDraw", 0, 100000),
+    ("ResignValue", 0, 99999),
+];
+
+const RULES: [(&str, EnteringKingRule); 3] = [
+    ("NoEnteringKing", EnteringKingRule::None),
+    ("CSARule24", EnteringKingRule::Point24),
+    ("CSARule27", EnteringKingRule::Point27),
+];
+
+impl Options {
+    fn spin_value(&self, name: &str) -> i64 {
+        match name {
+            "USI_Hash" => self.hash_mb as i64,
+            "Threads" => self.threads as i64,
+            "MultiPV" => self.multipv as i64,
+            "NetworkDelay" => self.network_delay as i64,
+            "NetworkDelay2" => self.network_delay2 as i64,
+            "MinimumThinkingTime" => self.minimum_thinking_time as i64,
+            "MaxMovesToDraw" => i64::from(self.max_moves_to_draw),
+            _ => i64::from(self.resign_value),
+        }
+    }
+
+    /// The `option …` lines answered to `usi`.
+    pub fn declarations() -> Vec<String> {
+        let defaults = Options::default();
+        let mut lines =
+            vec![format!("option name USI_Ponder type check default {}", defaults.ponder)];
+        for (name, min, max) in SPINS {
+            lines.push(format!(
+                "option name {name} type spin default {} min {min} max {max}",
+                defaults.spin_value(name)
+            ));
+        }
+        let default_rule = RULES
+            .iter()
+            .find(|(_, r)| *r == defaults.entering_king_rule)
+            .map_or("CSARule27", |(n, _)| n);
+        let vars: Vec<String> = RULES.iter().map(|(n, _)| format!("var {n}")).collect();
+        lines.push(format!(
+            "option name EnteringKingRule type combo default {default_rule} {}",
+            vars.join(" ")
+        ));
+        lines
+    }
+
+    /// Applies `setoption`; on error nothing changes.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let value = value.map(str::trim).unwrap_or("");
+        // GUIs spell the hash option either way.
+        let name = if name == "Hash" { "USI_Hash" } else { name };
+        if name == "USI_Ponder" {
+            self.ponder = match value {
+                "true" => true,
+                "false" => false,
+                _ => return Err(format!("USI_Ponder must be true or false, not '{value}'")),
+            };
+            return Ok(());
+        }
+        if name == "EnteringKingRule" {
+            let rule = RULES
+                .iter()
+                .find(|(n, _)| *n == value)
+                .ok_or_else(|| format!("unknown EnteringKingRule '{value}'"))?;
+            self.entering_king_rule = rule.1;
+            return Ok(());
+        }
+        let Some(&(_, min, max)) = SPINS.iter().find(|(n, _, _)| *n == name) else {
+            return Err(format!("unknown option '{name}'"));
+        };
+        let v: i64 = value.parse().map_err(|_| format!("{name} needs a number, not '{value}'"))?;
+        if v < min || v > max {
+            return Err(format!("{name} must be between {min} and {max}, not {v}"));
+        }
+        match name {
+            "USI_Hash" => self.hash_mb = v as usize,
+            "Threads" => self.threads = v as usize,
+            "MultiPV" => self.multipv = v as usize,
+            "NetworkDelay" => self.network_delay = v as u64,
+            "NetworkDelay2" => self.network_delay2 = v as u64,
+            "MinimumThinkingTime" => self.minimum_thinking_time = v as u64,
+            "MaxMovesToDraw" => self.max_moves_to_draw = v as u32,
+            _ => self.resign_value = v as i32,
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checked_updates() {
+        let mut o = Options::default();
+        assert!(o.set("USI_Hash", Some("128")).is_ok());
+        assert_eq!(o.hash_mb, 128);
+        assert!(o.set("USI_Hash", Some("0")).is_err());
+        assert!(o.set("USI_Hash", Some("lots")).is_err());
+        assert_eq!(o.hash_mb, 128);
+        assert!(o.set("Nonsense", Some("1")).is_err());
+        assert!(o.set("EnteringKingRule", Some("CSARule24")).is_ok());
+        assert_eq!(o.entering_king_rule, EnteringKingRule::Point24);
+        assert!(o.set("EnteringKingRule", Some("Whatever")).is_err());
+        assert!(o.set("USI_Ponder", Some("true")).is_ok());
+        assert!(o.ponder);
+        assert!(o.set("USI_Ponder", Some("yes")).is_err());
+    }
+
+    #[test]
+    fn declarations_name_every_option() {
+        let lines = Options::declarations().join("\n");
+        for name in [
+            "USI_Hash",
+            "USI_Ponder",
+            "Threads",
+            "MultiPV",
+            "NetworkDelay",
+            "NetworkDelay2",
+            "MinimumThinkingTime",
+            "MaxMovesToDraw",
+            "ResignValue",
+            "EnteringKingRule",
+        ] {
+            assert!(lines.contains(&format!("option name {name} ")), "{name}");
+        }
+    }
+}

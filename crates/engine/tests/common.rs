@@ -1,0 +1,139 @@
+//! Drives the built `kyobo` binary over stdin/stdout, as a GUI does.
+
+#![allow(dead_code)]
+
+use shogi::Position;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+pub struct Gui {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// Every line the engine wrote, for failure messages.
+    pub transcript: Vec<String>,
+}
+
+impl Gui {
+    pub fn start() -> Gui {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kyobo"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("kyobo starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Gui { child, stdin, lines: rx, transcript: Vec::new() }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("write to engine");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// The next line, or `None` after `timeout`.
+    pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => {
+                self.transcript.push(l.clone());
+                Some(l)
+            }
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Reads until a line starting with `prefix`; panics after `timeout`.
+    pub fn expect(&mut self, prefix: &str, timeout: Duration) -> String {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(l) if l.starts_with(prefix) => return l,
+                Some(_) => {}
+                None => panic!(
+                    "no line starting with '{prefix}' within {timeout:?}; transcript:\n{}",
+                    self.transcript.join("\n")
+                ),
+            }
+        }
+    }
+
+    /// Lines that arrive within `window` (none expected to be missed).
+    pub fn drain(&mut self, window: Duration) -> Vec<String> {
+        let deadline = Instant::now() + window;
+        let mut out = Vec::new();
+        while let Some(l) = self.next_line(deadline.saturating_duration_since(Instant::now())) {
+            out.push(l);
+        }
+        out
+    }
+
+    pub fn handshake(&mut self) {
+        self.send("usi");
+        self.expect("usiok", Duration::from_secs(5));
+        self.send("isready");
+        self.expect("readyok", Duration::from_secs(10));
+    }
+
+    /// Sends `quit` and checks the process ends cleanly.
+    pub fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "exit status {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "kyobo did not quit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Gui {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The move of a `bestmove` line (`resign` and `win` included).
+pub fn bestmove_of(line: &str) -> String {
+    line.split_whitespace().nth(1).unwrap_or("").to_string()
+}
+
+/// Asserts the `bestmove` line names a legal move of `pos` and returns it.
+pub fn assert_legal(pos: &Position, line: &str) -> shogi::Move {
+    let text = bestmove_of(line);
+    match pos.parse_usi_move(&text) {
+        Ok(m) => m,
+        Err(e) => panic!("illegal bestmove '{line}' in {}: {e}", pos.to_sfen()),
+    }
+}
+
+/// `position` command text and the position it sets up.
+pub fn position_after(moves: &[String]) -> (String, Position) {
+    let mut pos = Position::startpos();
+    for m in moves {
+        let mv = pos.parse_usi_move(m).expect("test moves are legal");
+        pos.do_move(mv);
+    }
+    let cmd = if moves.is_empty() {
+        "position startpos".to_string()
+    } else {
+        format!("position startpos moves {}", moves.join(" "))
+    };
+    (cmd, pos)
+}

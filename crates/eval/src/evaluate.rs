@@ -1,0 +1,53 @@
+//! The static evaluation from the side to move's point of view.
+
+use crate::king_safety::king_danger;
+use crate::weights::TEMPO;
+use shogi::{Color, Position};
+
+/// `incremental` is the material/piece-square/hand sum (Black's side) kept by the
+/// caller; see [`crate::incremental`].
+pub fn evaluate(pos: &Position, incremental: i32) -> i32 {
+    let black = incremental - king_danger(pos, Color::Black) + king_danger(pos, Color::White);
+    let v = match pos.side_to_move() {
+        Color::Black => black,
+        Color::White => -black,
+    };
+    v + TEMPO
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::incremental::full;
+
+    fn eval_sfen(sfen: &str) -> i32 {
+        let pos = Position::from_sfen(sfen).unwrap();
+        evaluate(&pos, full(&pos))
+    }
+
+    #[test]
+    fn symmetric_positions_are_even_but_for_tempo() {
+        let v = eval_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+        assert_eq!(v, TEMPO);
+        let w = eval_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+        assert_eq!(w, TEMPO);
+    }
+
+    #[test]
+    fn an_extra_rook_is_winning() {
+        let v = eval_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+        assert!(v > 800, "{v}");
+        let w = eval_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+        assert!(w < -800, "{w}");
+    }
+
+    #[test]
+    fn an_exposed_king_under_attack_is_worse() {
+        // White's king in the open with Black's dragon and golds in hand nearby.
+        let safe = eval_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2G 1");
+        let attacked = eval_sfen("4k4/9/5+R3/9/9/9/9/9/4K4 b 2G 1");
+        let plain_dragon = eval_sfen("4k4/9/9/9/9/9/9/+R8/4K4 b 2G 1");
+        assert!(attacked > plain_dragon, "{attacked} vs {plain_dragon}");
+        assert!(plain_dragon > safe);
+    }
+}

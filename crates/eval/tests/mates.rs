@@ -1,0 +1,80 @@
+//! The classical engine finds short mates from the reference tsume sets in
+//! ../shared/data and reports them as `mate N`.
+
+use eval::ShogiGame;
+use search::engine::Signals;
+use search::value::Score;
+use search::{Engine, Limits};
+use shogi::{legal_moves, Move, Position};
+
+fn problems(file: &str, count: usize) -> Vec<(Position, Vec<String>)> {
+    let path = format!("{}/../../../shared/data/tsume/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(count)
+        .map(|l| {
+            let (sfen, moves) = l.split_once(" moves ").expect("SFEN moves line");
+            let pos = Position::from_sfen(sfen).expect("valid SFEN");
+            (pos, moves.split_whitespace().map(str::to_string).collect())
+        })
+        .collect()
+}
+
+fn search(pos: &Position, depth: i32) -> (Option<Move>, Score) {
+    let mut engine = Engine::new(16, 1);
+    let signals = Signals::new();
+    let r =
+        engine.search(&ShogiGame::new(pos.clone()), &Limits::depth(depth), &signals, &mut |_| {});
+    (r.best_move, Score::from_value(r.score))
+}
+
+fn is_mate(pos: &Position) -> bool {
+    pos.in_check() && legal_moves(pos).is_empty()
+}
+
+#[test]
+fn mates_in_one() {
+    for (mut pos, line) in problems("tsume_3ply.txt", 40) {
+        // Two plies into a 3-ply problem, one move mates.
+        for m in &line[..2] {
+            let mv = pos.parse_usi_move(m).unwrap();
+            pos.do_move(mv);
+        }
+        let (best, score) = search(&pos, 3);
+        let best = best.expect("a move");
+        assert!(legal_moves(&pos).contains(best));
+        assert_eq!(score, Score::Mate(1), "{}", pos.to_sfen());
+        pos.do_move(best);
+        assert!(is_mate(&pos), "{best} does not mate");
+    }
+}
+
+#[test]
+fn mates_in_three() {
+    for (pos, _) in problems("tsume_3ply.txt", 25) {
+        let (best, score) = search(&pos, 5);
+        assert!(legal_moves(&pos).contains(best.expect("a move")));
+        assert_eq!(score, Score::Mate(3), "{}", pos.to_sfen());
+    }
+}
+
+#[test]
+fn mates_in_five() {
+    for (pos, _) in problems("tsume_5ply.txt", 10) {
+        let (best, score) = search(&pos, 7);
+        assert!(legal_moves(&pos).contains(best.expect("a move")));
+        assert_eq!(score, Score::Mate(5), "{}", pos.to_sfen());
+    }
+}
+
+/// The defending side sees its coming mate as `mate -N`.
+#[test]
+fn the_mated_side_sees_negative_mate() {
+    for (mut pos, line) in problems("tsume_3ply.txt", 10) {
+        let mv = pos.parse_usi_move(&line[0]).unwrap();
+        pos.do_move(mv);
+        let (_, score) = search(&pos, 4);
+        assert_eq!(score, Score::Mate(-2), "{}", pos.to_sfen());
+    }
+}

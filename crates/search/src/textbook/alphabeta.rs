@@ -1,0 +1,100 @@
+//! Alpha-beta in max/min form (seed 001, list 1): a MAX function and a MIN function
+//! calling each other, values always from MAX's (the root player's) side.
+
+use super::{set_pv, CutKind, Outcome, Tracer, Walk};
+use crate::game::Game;
+use crate::value::Value;
+
+/// Alpha-beta from the root (a MAX node) with window `(alpha, beta)`, fail-hard.
+pub fn alphabeta<G: Game, T: Tracer<G::Move>>(
+    game: &G,
+    depth: u32,
+    alpha: Value,
+    beta: Value,
+    tracer: &mut T,
+) -> Outcome<G::Move> {
+    let mut walk = Walk { game: game.clone(), path: Vec::new(), nodes: 0, tracer };
+    let mut pv = Vec::new();
+    let value = max_node(&mut walk, depth, alpha, beta, &mut pv);
+    Outcome { value, pv, nodes: walk.nodes }
+}
+
+/// The static value at a leaf, from MAX's side.
+fn leaf_value<G: Game, T: Tracer<G::Move>>(
+    walk: &mut Walk<'_, G, T>,
+    depth: u32,
+    is_max: bool,
+) -> Value {
+    let v = if depth == 0 { walk.game.evaluate() } else { walk.game.no_moves_value(walk.ply()) };
+    let v = if is_max { v } else { -v };
+    walk.leave(v, true);
+    v
+}
+
+fn max_node<G: Game, T: Tracer<G::Move>>(
+    walk: &mut Walk<'_, G, T>,
+    depth: u32,
+    alpha: Value,
+    beta: Value,
+    pv: &mut Vec<G::Move>,
+) -> Value {
+    walk.enter(Some((alpha, beta)));
+    let moves = if depth == 0 { Vec::new() } else { walk.moves() };
+    if moves.is_empty() {
+        return leaf_value(walk, depth, true);
+    }
+    let mut m_value = alpha;
+    let mut child_pv = Vec::new();
+    for (i, &m) in moves.iter().enumerate() {
+        walk.play(m);
+        let v = min_node(walk, depth - 1, m_value, beta, &mut child_pv);
+        walk.take_back(m);
+        if v > m_value || i == 0 {
+            set_pv(pv, m, &child_pv);
+        }
+        if v > m_value {
+            m_value = v;
+            if m_value >= beta {
+                walk.cut(CutKind::Beta, &moves[i + 1..]);
+                walk.leave(m_value, false);
+                return m_value;
+            }
+        }
+    }
+    walk.leave(m_value, false);
+    m_value
+}
+
+fn min_node<G: Game, T: Tracer<G::Move>>(
+    walk: &mut Walk<'_, G, T>,
+    depth: u32,
+    alpha: Value,
+    beta: Value,
+    pv: &mut Vec<G::Move>,
+) -> Value {
+    walk.enter(Some((alpha, beta)));
+    let moves = if depth == 0 { Vec::new() } else { walk.moves() };
+    if moves.is_empty() {
+        return leaf_value(walk, depth, false);
+    }
+    let mut m_value = beta;
+    let mut child_pv = Vec::new();
+    for (i, &m) in moves.iter().enumerate() {
+        walk.play(m);
+        let v = max_node(walk, depth - 1, alpha, m_value, &mut child_pv);
+        walk.take_back(m);
+        if v < m_value || i == 0 {
+            set_pv(pv, m, &child_pv);
+        }
+        if v < m_value {
+            m_value = v;
+            if m_value <= alpha {
+                walk.cut(CutKind::Alpha, &moves[i + 1..]);
+                walk.leave(m_value, false);
+                return m_value;
+            }
+        }
+    }
+    walk.leave(m_value, false);
+    m_value
+}

@@ -1,0 +1,267 @@
+//! Game trees given as data, for exact tests of node order, windows and cuts.
+//!
+//! A tree is written `Name[:value][(children)]`, children separated by spaces:
+//! `A(B(E(K:3 L:5) F(M:6 N:9)) C(G:1 H:0))`. Values are from the root player's
+//! (MAX's) point of view, as in textbook exercises; an interior node without a value
+//! evaluates to 0 when a depth limit stops there. Moves are child nodes, so a trace's
+//! path names the nodes it went through.
+
+use crate::game::Game;
+use crate::value::Value;
+use std::fmt;
+use std::sync::Arc;
+
+/// A move in a tree: the child node it leads to (names up to 7 bytes kept for display;
+/// identity is the node alone).
+#[derive(Clone, Copy, Default)]
+pub struct TreeMove {
+    id: u32,
+    name: [u8; 7],
+    name_len: u8,
+}
+
+impl PartialEq for TreeMove {
+    fn eq(&self, other: &TreeMove) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for TreeMove {}
+
+impl TreeMove {
+    pub fn id(self) -> usize {
+        self.id as usize
+    }
+    pub fn name(&self) -> &str {
+        std::str::from_utf8(&self.name[..self.name_len as usize]).unwrap_or("?")
+    }
+}
+
+impl fmt::Display for TreeMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Debug for TreeMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Debug)]
+struct Node {
+    name: String,
+    value: Value,
+    children: Vec<u32>,
+}
+
+/// A position in an explicit tree: the shared tree plus the path walked from the root.
+#[derive(Clone, Debug)]
+pub struct TreeGame {
+    nodes: Arc<Vec<Node>>,
+    path: Vec<u32>,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub struct TreeParseError(pub String);
+
+impl fmt::Display for TreeParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad tree: {}", self.0)
+    }
+}
+
+impl std::error::Error for TreeParseError {}
+
+impl TreeGame {
+    pub fn parse(text: &str) -> Result<TreeGame, TreeParseError> {
+        let mut nodes = Vec::new();
+        let mut parser = Parser { s: text.as_bytes(), i: 0 };
+        parser.node(&mut nodes)?;
+        parser.skip_space();
+        if parser.i != parser.s.len() {
+            return Err(TreeParseError(format!("trailing text at byte {}", parser.i)));
+        }
+        Ok(TreeGame { nodes: Arc::new(nodes), path: vec![0] })
+    }
+
+    fn current(&self) -> &Node {
+        &self.nodes[*self.path.last().unwrap_or(&0) as usize]
+    }
+
+    /// The name of the node the game stands on.
+    pub fn node_name(&self) -> &str {
+        &self.current().name
+    }
+
+    /// Plies from the root: even at MAX nodes.
+    pub fn depth(&self) -> usize {
+        self.path.len() - 1
+    }
+
+    /// The move leading to the node called `name`, wherever it is in the tree.
+    pub fn move_to(&self, name: &str) -> Option<TreeMove> {
+        let id = self.nodes.iter().position(|n| n.name == name)?;
+        Some(self.make_tree_move(id as u32))
+    }
+
+    fn make_tree_move(&self, id: u32) -> TreeMove {
+        let mut name = [0u8; 7];
+        let bytes = self.nodes[id as usize].name.as_bytes();
+        let len = bytes.len().min(7);
+        name[..len].copy_from_slice(&bytes[..len]);
+        TreeMove { id, name, name_len: len as u8 }
+    }
+
+    /// The names of every node below `name` (excluding it), depth first.
+    pub fn descendants(&self, name: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(id) = self.nodes.iter().position(|n| n.name == name) {
+            self.collect(id, &mut out);
+        }
+        out
+    }
+
+    fn collect(&self, id: usize, out: &mut Vec<String>) {
+        for &c in &self.nodes[id].children {
+            out.push(self.nodes[c as usize].name.clone());
+            self.collect(c as usize, out);
+        }
+    }
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn skip_space(&mut self) {
+        while self.i < self.s.len() && (self.s[self.i] as char).is_whitespace() {
+            self.i += 1;
+        }
+    }
+
+    fn node(&mut self, nodes: &mut Vec<Node>) -> Result<u32, TreeParseError> {
+        self.skip_space();
+        let start = self.i;
+        while self.i < self.s.len()
+            && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_')
+        {
+            self.i += 1;
+        }
+        if start == self.i {
+            return Err(TreeParseError(format!("expected a node name at byte {start}")));
+        }
+        let name = String::from_utf8_lossy(&self.s[start..self.i]).into_owned();
+        let mut value = 0;
+        if self.s.get(self.i) == Some(&b':') {
+            self.i += 1;
+            let vstart = self.i;
+            if self.s.get(self.i) == Some(&b'-') {
+                self.i += 1;
+            }
+            while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
+                self.i += 1;
+            }
+            let text = String::from_utf8_lossy(&self.s[vstart..self.i]).into_owned();
+            value = text
+                .parse()
+                .map_err(|_| TreeParseError(format!("bad value '{text}' for {name}")))?;
+        }
+        let id = nodes.len() as u32;
+        nodes.push(Node { name, value, children: Vec::new() });
+        self.skip_space();
+        if self.s.get(self.i) == Some(&b'(') {
+            self.i += 1;
+            loop {
+                self.skip_space();
+                match self.s.get(self.i) {
+                    Some(b')') => {
+                        self.i += 1;
+                        break;
+                    }
+                    None => return Err(TreeParseError("unclosed '('".into())),
+                    _ => {
+                        let child = self.node(nodes)?;
+                        nodes[id as usize].children.push(child);
+                    }
+                }
+            }
+        }
+        Ok(id)
+    }
+}
+
+impl Game for TreeGame {
+    type Move = TreeMove;
+
+    fn legal_moves(&self, out: &mut Vec<TreeMove>) {
+        for &c in &self.current().children {
+            out.push(self.make_tree_move(c));
+        }
+    }
+
+    fn make_move(&mut self, m: TreeMove) {
+        self.path.push(m.id);
+    }
+
+    fn unmake_move(&mut self, _m: TreeMove) {
+        self.path.pop();
+    }
+
+    /// Values are written from MAX's side; odd depths are MIN to move.
+    fn evaluate(&self) -> Value {
+        let v = self.current().value;
+        if self.depth().is_multiple_of(2) {
+            v
+        } else {
+            -v
+        }
+    }
+
+    /// A leaf is judged by its value, not as a loss.
+    fn no_moves_value(&self, _ply: i32) -> Value {
+        self.evaluate()
+    }
+
+    fn key(&self) -> u64 {
+        // Distinct per node; never 0 so "no entry" stays distinguishable.
+        (u64::from(*self.path.last().unwrap_or(&0)) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    fn encode_move(m: TreeMove) -> u32 {
+        m.id
+    }
+
+    fn decode_move(code: u32) -> TreeMove {
+        TreeMove { id: code, ..TreeMove::default() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_walks() {
+        let mut g = TreeGame::parse("A(B:3 C(D:-4 E:5))").unwrap();
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        assert_eq!(moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["B", "C"]);
+        g.make_move(moves[1]);
+        assert_eq!(g.node_name(), "C");
+        assert_eq!(g.evaluate(), 0);
+        let mut sub = Vec::new();
+        g.legal_moves(&mut sub);
+        g.make_move(sub[0]);
+        assert_eq!(g.evaluate(), -4);
+        g.unmake_move(sub[0]);
+        g.unmake_move(moves[1]);
+        assert_eq!(g.node_name(), "A");
+        assert_eq!(g.descendants("C"), ["D", "E"]);
+        assert!(TreeGame::parse("A(B").is_err());
+        assert!(TreeGame::parse("A:x").is_err());
+    }
+}

@@ -1,0 +1,232 @@
+//! The transposition table, shared by all search threads without locks.
+//!
+//! Each entry is two 64-bit words: the data, and the key XORed with the data. A
+//! reader accepts an entry only when both words agree with its key, so an entry torn
+//! by two threads writing at once reads as a miss, never as a wrong hit.
+//!
+//! Data layout: move (32 bits) | value (16) | depth (8, offset by `DEPTH_OFFSET`) |
+//! bound (2) | generation (6). Four entries make a 64-byte bucket; a new entry
+//! replaces the same key, else the entry that is shallowest after an aging penalty.
+
+use crate::value::Value;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at most the stored value (every move failed low).
+    Upper = 1,
+    /// The true value is at least the stored value (a move failed high).
+    Lower = 2,
+    Exact = 3,
+}
+
+/// What a probe found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    pub mv: u32,
+    /// As stored: mate values relative to the node (see `value::from_tt`).
+    pub value: Value,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+const DEPTH_OFFSET: i32 = 16;
+const BUCKET: usize = 4;
+const GENERATIONS: u8 = 64;
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket([Slot; BUCKET]);
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+fn pack(mv: u32, value: Value, depth: i32, bound: Bound, generation: u8) -> u64 {
+    let depth = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
+    u64::from(mv)
+        | (u64::from(value as i16 as u16)) << 32
+        | depth << 48
+        | (bound as u64) << 56
+        | u64::from(generation & (GENERATIONS - 1)) << 58
+}
+
+fn unpack(data: u64) -> Option<(TtEntry, u8)> {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    Some((
+        TtEntry {
+            mv: data as u32,
+            value: Value::from((data >> 32) as u16 as i16),
+            depth: ((data >> 48) & 0xff) as i32 - DEPTH_OFFSET,
+            bound,
+        },
+        (data >> 58) as u8,
+    ))
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, Bucket::default);
+        TranspositionTable { buckets, generation: AtomicU8::new(0) }
+    }
+
+    pub fn size_mb(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    }
+
+    pub fn clear(&mut self) {
+        for b in &mut self.buckets {
+            *b = Bucket::default();
+        }
+        self.generation.store(0, Relaxed);
+    }
+
+    /// Called once per search: older entries become cheaper to replace.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Relaxed);
+        self.generation.store((g + 1) % GENERATIONS, Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        for slot in &self.bucket(key).0 {
+            let data = slot.data.load(Relaxed);
+            if slot.check.load(Relaxed) ^ data == key {
+                return unpack(data).map(|(e, _)| e);
+            }
+        }
+        None
+    }
+
+    /// Stores a result. A move of 0 keeps the move already stored for this key.
+    pub fn store(&self, key: u64, mv: u32, value: Value, depth: i32, bound: Bound) {
+        let generation = self.generation.load(Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.0[0];
+        let mut victim_worth = i32::MAX;
+        for slot in &bucket.0 {
+            let data = slot.data.load(Relaxed);
+            let stored = unpack(data);
+            if slot.check.load(Relaxed) ^ data == key {
+                if let Some((old, _)) = stored {
+                    // Keep a deeper non-exact result for the same position.
+                    if bound != Bound::Exact && old.depth > depth + 3 && old.bound == bound {
+                        return;
+                    }
+                    let mv = if mv == 0 { old.mv } else { mv };
+                    let data = pack(mv, value, depth, bound, generation);
+                    slot.data.store(data, Relaxed);
+                    slot.check.store(key ^ data, Relaxed);
+                    return;
+                }
+            }
+            let worth = match stored {
+                None => i32::MIN,
+                Some((e, g)) => {
+                    let age = i32::from(generation.wrapping_sub(g) & (GENERATIONS - 1));
+                    e.depth - 8 * age
+                }
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = slot;
+            }
+        }
+        let data = pack(mv, value, depth, bound, generation);
+        victim.data.store(data, Relaxed);
+        victim.check.store(key ^ data, Relaxed);
+    }
+
+    /// Per-mille of a sample of entries written in the current search (USI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Relaxed) & (GENERATIONS - 1);
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for slot in &b.0 {
+                if let Some((_, g)) = unpack(slot.data.load(Relaxed)) {
+                    if g == generation {
+                        used += 1;
+                    }
+                }
+            }
+        }
+        (used * 1000 / (sample * BUCKET).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.probe(12345), None);
+        tt.store(12345, 77, -321, 9, Bound::Lower);
+        let e = tt.probe(12345).unwrap();
+        assert_eq!((e.mv, e.value, e.depth, e.bound), (77, -321, 9, Bound::Lower));
+        // A move of 0 keeps the stored move.
+        tt.store(12345, 0, 5, 10, Bound::Exact);
+        assert_eq!(tt.probe(12345).unwrap().mv, 77);
+        // Negative (quiescence) depths survive packing.
+        tt.store(999, 1, 31000, -3, Bound::Upper);
+        assert_eq!(tt.probe(999).unwrap().depth, -3);
+        assert_eq!(tt.probe(999).unwrap().value, 31000);
+    }
+
+    #[test]
+    fn deep_entries_survive_shallow_ones_of_the_same_key() {
+        let tt = TranspositionTable::new(1);
+        tt.store(42, 3, 100, 12, Bound::Lower);
+        tt.store(42, 4, 50, 2, Bound::Lower);
+        assert_eq!(tt.probe(42).unwrap().depth, 12);
+    }
+
+    #[test]
+    fn hashfull_counts_this_generation_only() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.hashfull(), 0);
+        for k in 1..200_000u64 {
+            tt.store(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 1, 0, 1, Bound::Exact);
+        }
+        assert!(tt.hashfull() > 900, "{}", tt.hashfull());
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn old_generations_are_replaced_first() {
+        let tt = TranspositionTable::new(1);
+        // Fill one bucket: the keys must map to the same bucket, so reuse the top bits.
+        let base = 0xABCD_0000_0000_0000u64;
+        for i in 0..4 {
+            tt.store(base + i, 1, 0, 20, Bound::Exact);
+        }
+        tt.new_search();
+        tt.new_search();
+        tt.new_search();
+        tt.store(base + 10, 1, 0, 1, Bound::Exact);
+        assert!(tt.probe(base + 10).is_some());
+    }
+}

@@ -1,0 +1,217 @@
+//! The textbook algorithms on trees given as data: values, visiting order, windows
+//! and exactly which children each cut prunes.
+
+use search::textbook::{alphabeta, format_trace, minimax, negamax, CutKind, NoTrace, TraceEvent};
+use search::tree::{TreeGame, TreeMove};
+use search::value::INFINITE;
+
+/// A three-ply exercise tree in the style of seed 001's exercise 13: A is MAX, B-D
+/// are MIN, E-J are MAX, the leaves (values from A's side) are MIN nodes.
+///
+/// Worked by hand: B = min(E=5, F=9) = 5, C = min(G=2, H=0) = 0, D = min(I=8, J=9) = 8,
+/// A = 8 by D. Alpha-beta: F is beta-cut after M=6 ≥ 5 (N pruned); C is alpha-cut
+/// after G returns 5 ≤ 5 (H pruned with its leaves); J is beta-cut after U=9 ≥ 8
+/// (V pruned).
+const EXERCISE: &str =
+    "A(B(E(K:3 L:5) F(M:6 N:9)) C(G(O:1 P:2) H(Q:0 R:-1)) D(I(S:8 T:4) J(U:9 V:2)))";
+
+fn names(moves: &[TreeMove]) -> Vec<String> {
+    moves.iter().map(|m| m.to_string()).collect()
+}
+
+fn cuts(events: &[TraceEvent<TreeMove>]) -> Vec<(String, CutKind, Vec<String>)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            TraceEvent::Cut { path, kind, pruned } => {
+                Some((path.last().map_or("A".to_string(), |m| m.to_string()), *kind, names(pruned)))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn window_at(events: &[TraceEvent<TreeMove>], node: &str) -> Option<(i32, i32)> {
+    events.iter().find_map(|e| match e {
+        TraceEvent::Enter { path, window }
+            if path.last().map(|m| m.to_string()).as_deref() == Some(node) =>
+        {
+            *window
+        }
+        _ => None,
+    })
+}
+
+fn entered(events: &[TraceEvent<TreeMove>]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            TraceEvent::Enter { path, .. } => {
+                Some(path.last().map_or("A".to_string(), |m| m.to_string()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn minimax_values_the_exercise_tree() {
+    let tree = TreeGame::parse(EXERCISE).unwrap();
+    let out = minimax(&tree, 3, &mut NoTrace);
+    assert_eq!(out.value, 8);
+    assert_eq!(names(&out.pv), ["D", "I", "S"]);
+    assert_eq!(out.nodes, 22, "minimax visits every node");
+}
+
+#[test]
+fn alphabeta_maxmin_cuts_the_expected_children() {
+    let tree = TreeGame::parse(EXERCISE).unwrap();
+    let mut trace = Vec::new();
+    let out = alphabeta(&tree, 3, -INFINITE, INFINITE, &mut trace);
+    assert_eq!(out.value, 8);
+    assert_eq!(out.pv[0].to_string(), "D");
+    assert_eq!(
+        cuts(&trace),
+        vec![
+            ("F".to_string(), CutKind::Beta, vec!["N".to_string()]),
+            ("C".to_string(), CutKind::Alpha, vec!["H".to_string()]),
+            ("J".to_string(), CutKind::Beta, vec!["V".to_string()]),
+        ]
+    );
+    // Windows as MAX sees them.
+    assert_eq!(window_at(&trace, "C"), Some((5, INFINITE)));
+    assert_eq!(window_at(&trace, "D"), Some((5, INFINITE)));
+    assert_eq!(window_at(&trace, "G"), Some((5, INFINITE)));
+    assert_eq!(window_at(&trace, "J"), Some((5, 8)));
+    // Nodes never entered: the pruned children and everything below them.
+    let seen = entered(&trace);
+    for pruned in ["N", "H", "Q", "R", "V"] {
+        assert!(!seen.contains(&pruned.to_string()), "{pruned} was visited");
+    }
+    assert_eq!(out.nodes, 17);
+}
+
+#[test]
+fn negamax_cuts_the_same_children_with_negated_windows() {
+    let tree = TreeGame::parse(EXERCISE).unwrap();
+    let mut trace = Vec::new();
+    let out = negamax(&tree, 3, -INFINITE, INFINITE, &mut trace);
+    assert_eq!(out.value, 8);
+    let mut maxmin = Vec::new();
+    alphabeta(&tree, 3, -INFINITE, INFINITE, &mut maxmin);
+    assert_eq!(cuts(&trace), cuts(&maxmin));
+    assert_eq!(entered(&trace), entered(&maxmin));
+    // At MIN nodes negamax holds (-beta, -alpha).
+    assert_eq!(window_at(&trace, "C"), Some((-INFINITE, -5)));
+    assert_eq!(window_at(&trace, "G"), Some((5, INFINITE)));
+    assert_eq!(window_at(&trace, "J"), Some((5, 8)));
+}
+
+#[test]
+fn a_narrow_root_window_cuts_more() {
+    // Exercise 13 (5): negamax(4, 6) from the root.
+    let tree = TreeGame::parse(EXERCISE).unwrap();
+    let mut trace = Vec::new();
+    let out = negamax(&tree, 3, 4, 6, &mut trace);
+    // The true value 8 lies above the window: fail-hard returns the bound.
+    assert_eq!(out.value, 6);
+    let pruned: Vec<String> = cuts(&trace).into_iter().flat_map(|c| c.2).collect();
+    let full: Vec<String> = {
+        let mut t = Vec::new();
+        negamax(&tree, 3, -INFINITE, INFINITE, &mut t);
+        cuts(&t).into_iter().flat_map(|c| c.2).collect()
+    };
+    assert!(pruned.len() > full.len(), "{pruned:?} vs {full:?}");
+}
+
+#[test]
+fn the_trace_prints_like_the_seed_program() {
+    let tree = TreeGame::parse("A(B(D:1 E:2) C(F:0 G:5))").unwrap();
+    let mut trace = Vec::new();
+    negamax(&tree, 2, -INFINITE, INFINITE, &mut trace);
+    let text = format_trace(&trace, "A");
+    // Values are each node's own (negamax) view; windows likewise.
+    let expected = "\
+enter A (-inf, +inf)
+  enter B (-inf, +inf)
+    enter D (-inf, +inf)
+    leaf D = 1
+    enter E (-inf, 1)
+    leaf E = 2
+  return B = -1
+  enter C (-inf, -1)
+    enter F (1, +inf)
+    leaf F = 0
+  alpha-cut at C prunes G
+  return C = 0
+return A = 1
+";
+    assert_eq!(text, expected);
+}
+
+/// A tiny deterministic generator for random trees.
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+fn random_tree(rng: &mut Lcg, depth: u32, branching: u64, counter: &mut u32) -> String {
+    *counter += 1;
+    let name = format!("n{counter}");
+    if depth == 0 {
+        return format!("{name}:{}", rng.next(201) as i32 - 100);
+    }
+    let kids = 1 + rng.next(branching);
+    let children: Vec<String> =
+        (0..kids).map(|_| random_tree(rng, depth - 1, branching, counter)).collect();
+    format!("{name}({})", children.join(" "))
+}
+
+#[test]
+fn all_three_agree_on_random_trees() {
+    let mut rng = Lcg(7);
+    for _ in 0..200 {
+        let mut c = 0;
+        let text = random_tree(&mut rng, 4, 4, &mut c);
+        let tree = TreeGame::parse(&text).unwrap();
+        let mm = minimax(&tree, 4, &mut NoTrace);
+        let ab = alphabeta(&tree, 4, -INFINITE, INFINITE, &mut NoTrace);
+        let nm = negamax(&tree, 4, -INFINITE, INFINITE, &mut NoTrace);
+        assert_eq!(mm.value, ab.value, "{text}");
+        assert_eq!(mm.value, nm.value, "{text}");
+        assert_eq!(ab.nodes, nm.nodes, "{text}");
+        assert!(ab.nodes <= mm.nodes);
+        // Fail-hard: a window around the value brackets it correctly.
+        let v = mm.value;
+        assert_eq!(negamax(&tree, 4, v - 1, v + 1, &mut NoTrace).value, v, "{text}");
+        assert!(negamax(&tree, 4, v, v + 5, &mut NoTrace).value <= v);
+        assert!(negamax(&tree, 4, v - 5, v, &mut NoTrace).value >= v);
+    }
+}
+
+#[test]
+fn the_classical_engine_agrees_with_minimax_on_small_trees() {
+    use search::engine::Signals;
+    use search::{Engine, Limits};
+    let mut rng = Lcg(11);
+    let mut engine = Engine::new(1, 1);
+    for _ in 0..200 {
+        let mut c = 0;
+        let text = random_tree(&mut rng, 3, 2, &mut c);
+        let tree = TreeGame::parse(&text).unwrap();
+        let mm = minimax(&tree, 3, &mut NoTrace);
+        engine.clear();
+        let signals = Signals::new();
+        let r = engine.search(&tree, &Limits::depth(3), &signals, &mut |_| {});
+        assert_eq!(r.score, mm.value, "{text}");
+        // The chosen move is worth the root's value.
+        let best = r.best_move.unwrap();
+        let mut after = tree.clone();
+        search::Game::make_move(&mut after, best);
+        let child = minimax(&after, 2, &mut NoTrace);
+        assert_eq!(-child.value, mm.value, "{text}");
+    }
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Kyobo against another USI engine, refereed by cshogi (`python -m cshogi.cli`).
+
+Openings come from ../shared/data/openings/taya36.sfen (36 plies each), each played
+with both colours. The summary adds the counts the issue asks to watch: illegal
+moves and time losses (cshogi's referee prints them in Japanese).
+
+Examples (from the repository root, after `cargo build --release -p kyobo`):
+    python3 tools/match.py --opponent gps --games 10 --byoyomi 1000
+    python3 tools/match.py --opponent fairy --games 100 --byoyomi 1000
+    python3 tools/match.py --opponent ./target/release/kyobo --games 20 --byoyomi 200
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OPENINGS = os.path.join(ROOT, "..", "shared", "data", "openings", "taya36.sfen")
+KYOBO = os.path.join(ROOT, "target", "release", "kyobo")
+
+OPPONENTS = {
+    # name: (path, USI options, display name)
+    "gps": ("/usr/games/gpsusi", "", "GPSShogi"),
+    "fairy": ("/usr/games/fairy-stockfish", "Threads:1,Hash:64", "FairyStockfish"),
+}
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--opponent", required=True, help="gps, fairy, or a path to a USI engine")
+    p.add_argument("--games", type=int, default=10, help="games (even: every opening with both colours)")
+    p.add_argument("--byoyomi", type=int, default=1000, help="milliseconds per move")
+    p.add_argument("--time", type=int, help="main time in milliseconds (optional)")
+    p.add_argument("--inc", type=int, help="Fischer increment in milliseconds (optional)")
+    p.add_argument("--seed", type=int, default=1, help="opening shuffle seed")
+    p.add_argument("--engine", default=KYOBO, help="the Kyobo binary")
+    p.add_argument("--kyobo-options", default="USI_Hash:64,Threads:1,NetworkDelay:0,NetworkDelay2:150,MinimumThinkingTime:0")
+    p.add_argument("--opponent-options", help="override the opponent's USI options")
+    p.add_argument("--pgn", help="write the games to this PGN file")
+    return p.parse_args()
+
+
+def main():
+    a = parse_args()
+    path, opts, name = OPPONENTS.get(a.opponent, (a.opponent, "", os.path.basename(a.opponent)))
+    if a.opponent_options is not None:
+        opts = a.opponent_options
+    cmd = [
+        sys.executable, "-m", "cshogi.cli", a.engine, path,
+        "--name1", "Kyobo", "--name2", name,
+        "--games", str(a.games),
+        "--opening", OPENINGS, "--opening-moves", "36", "--opening-seed", str(a.seed),
+        "--draw", "320",
+        "--options1", a.kyobo_options,
+    ]
+    if opts:
+        cmd += ["--options2", opts]
+    if a.byoyomi:
+        cmd += ["--byoyomi", str(a.byoyomi)]
+    if a.time is not None:
+        cmd += ["--time", str(a.time)]
+    if a.inc is not None:
+        cmd += ["--inc", str(a.inc)]
+    if a.pgn:
+        cmd += ["--pgn", a.pgn]
+    print("$ " + " ".join(cmd), flush=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    illegal = timeup = 0
+    summary = []
+    for line in proc.stdout:
+        sys.stdout.write(line)
+        sys.stdout.flush()
+        if "反則負け" in line:
+            illegal += 1
+        if "切れ負け" in line:
+            timeup += 1
+        if re.match(r"^(Kyobo vs|%s vs|Black vs White|Kyobo playing|%s playing|Elo difference)" % (re.escape(name), re.escape(name)), line):
+            summary.append(line.rstrip())
+    proc.wait()
+    print("== summary ==")
+    for line in summary[-7:]:
+        print(line)
+    print(f"illegal-move results: {illegal}, time losses: {timeup}, referee exit: {proc.returncode}")
+    return proc.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
