@@ -6,7 +6,7 @@ use crate::see;
 use search::{Game, RepetitionStatus, Value};
 use shogi::attacks::{line, piece_attacks};
 use shogi::movegen::{
-    generate_captures, generate_drops, generate_evasions, generate_legal, generate_quiets,
+    generate_captures, generate_checks, generate_drops, generate_evasions, generate_legal, generate_quiets,
     pawn_drop_would_mate, MoveList,
 };
 use shogi::{
@@ -255,12 +255,9 @@ impl Game for ShogiGame {
             return None;
         }
         let mut list = MoveList::new();
-        generate_legal(&self.pos, &mut list);
+        generate_checks(&self.pos, &mut list);
         let mut evasions = MoveList::new();
         for &m in list.iter() {
-            if !self.pos.gives_check(m) {
-                continue;
-            }
             self.pos.do_move(m);
             evasions.clear();
             generate_evasions(&self.pos, &mut evasions);
