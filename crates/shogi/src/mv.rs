@@ -34,13 +34,7 @@ impl Move {
         moved: PieceKind,
         captured: Option<PieceKind>,
     ) -> Move {
-        Move(
-            to.index() as u32
-                | (from.index() as u32) << 7
-                | (promote as u32) << 14
-                | (moved as u32) << 16
-                | (captured.map_or(0, |k| k as u32)) << 20,
-        )
+        Move::board_raw(from, to, promote, moved, captured.map_or(0, |k| k as u32))
     }
 
     /// As `board`, with the captured kind as its raw value (0: none), which is what

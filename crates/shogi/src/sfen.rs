@@ -256,12 +256,7 @@ fn parse_board(board: &str, pos: &mut Position, counts: &mut [u32; 9]) -> Result
 }
 
 fn check_not_dead(piece: Piece, sq: Square) -> Result<(), SfenError> {
-    let rel = sq.relative_rank(piece.color());
-    let dead = match piece.kind() {
-        Some(PieceKind::Pawn) | Some(PieceKind::Lance) => rel == 0,
-        Some(PieceKind::Knight) => rel <= 1,
-        _ => false,
-    };
+    let dead = piece.kind().is_some_and(|k| k.is_dead_on(sq.relative_rank(piece.color())));
     if dead {
         Err(SfenError::DeadPiece { piece: piece.to_sfen(), square: sq.to_string() })
     } else {

@@ -246,6 +246,18 @@ impl PieceKind {
         }
     }
 
+    /// Whether an unpromoted piece of this kind could never move again on a square
+    /// of the given relative rank (0 = the owner's far rank): pawn and lance on the
+    /// last rank, knight on the last two. Such moves must promote; drops are barred.
+    #[inline(always)]
+    pub const fn is_dead_on(self, relative_rank: u8) -> bool {
+        match self {
+            PieceKind::Pawn | PieceKind::Lance => relative_rank == 0,
+            PieceKind::Knight => relative_rank <= 1,
+            _ => false,
+        }
+    }
+
     /// Moves like a gold: gold and the promoted small pieces.
     #[inline(always)]
     pub const fn moves_like_gold(self) -> bool {

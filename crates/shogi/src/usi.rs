@@ -100,13 +100,7 @@ impl Position {
                 if !self.piece_on(to).is_empty() {
                     return Err(MoveParseError::Occupied(text.to_string()));
                 }
-                let rel = to.relative_rank(us);
-                let dead = match kind {
-                    PieceKind::Pawn | PieceKind::Lance => rel == 0,
-                    PieceKind::Knight => rel <= 1,
-                    _ => false,
-                };
-                if dead {
+                if kind.is_dead_on(to.relative_rank(us)) {
                     return Err(MoveParseError::DeadDrop(text.to_string()));
                 }
                 if kind == PieceKind::Pawn
@@ -137,13 +131,7 @@ impl Position {
                 if promote && !(kind.can_promote() && in_zone) {
                     return Err(MoveParseError::CannotPromote(text.to_string()));
                 }
-                let rel = to.relative_rank(us);
-                let must = match kind {
-                    PieceKind::Pawn | PieceKind::Lance => rel == 0,
-                    PieceKind::Knight => rel <= 1,
-                    _ => false,
-                };
-                if must && !promote {
+                if kind.is_dead_on(to.relative_rank(us)) && !promote {
                     return Err(MoveParseError::MustPromote(text.to_string()));
                 }
                 Move::board(from, to, promote, kind, target.kind())
