@@ -6,8 +6,8 @@ use crate::see;
 use search::{Game, RepetitionStatus, Value};
 use shogi::attacks::{line, piece_attacks};
 use shogi::movegen::{
-    generate_captures, generate_checks, generate_drops, generate_evasions, generate_legal, generate_quiets,
-    pawn_drop_would_mate, MoveList,
+    generate_captures, generate_checks, generate_drops, generate_evasions, generate_legal,
+    generate_quiets, pawn_drop_would_mate, MoveList,
 };
 use shogi::{
     Bitboard, Declaration, EnteringKingRule, Move, PieceKind, Position, Repetition, Square,
