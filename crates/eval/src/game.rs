@@ -6,8 +6,8 @@ use crate::see;
 use search::{Game, RepetitionStatus, Value};
 use shogi::attacks::{line, piece_attacks};
 use shogi::movegen::{
-    generate_captures, generate_checks, generate_drops, generate_evasions, generate_legal,
-    generate_quiets, pawn_drop_would_mate, MoveList,
+    generate_captures, generate_drops, generate_evasions, generate_legal, generate_quiets,
+    pawn_drop_would_mate, MoveList,
 };
 use shogi::{
     Bitboard, Declaration, EnteringKingRule, Move, PieceKind, Position, Repetition, Square,
@@ -254,19 +254,7 @@ impl Game for ShogiGame {
         if self.pos.in_check() {
             return None;
         }
-        let mut list = MoveList::new();
-        generate_checks(&self.pos, &mut list);
-        let mut evasions = MoveList::new();
-        for &m in list.iter() {
-            self.pos.do_move(m);
-            evasions.clear();
-            generate_evasions(&self.pos, &mut evasions);
-            self.pos.undo_move(m);
-            if evasions.is_empty() {
-                return Some(m);
-            }
-        }
-        None
+        crate::mate1::mate_in_one(&mut self.pos)
     }
 
     #[inline]

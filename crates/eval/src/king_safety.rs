@@ -4,19 +4,36 @@
 use crate::weights::*;
 use shogi::attacks::{king_attacks, piece_attacks};
 use shogi::{Bitboard, Color, PieceKind, Position, Square};
+use std::sync::OnceLock;
 
 /// Own guards: gold, silver and the promoted small pieces.
 fn guards(pos: &Position, color: Color) -> Bitboard {
     (pos.gold_movers() | pos.pieces_of_kind(PieceKind::Silver)) & pos.pieces(color)
 }
 
+/// The squares within `r` king steps of each square (boxes of side 2r+1), r = 0..=3.
+fn boxes() -> &'static [[Bitboard; 81]; 4] {
+    static BOXES: OnceLock<[[Bitboard; 81]; 4]> = OnceLock::new();
+    BOXES.get_or_init(|| {
+        let mut t = [[Bitboard::EMPTY; 81]; 4];
+        for sq in Square::all() {
+            t[0][sq.index()] = Bitboard::from_square(sq);
+            for r in 1..4 {
+                let mut b = t[r - 1][sq.index()];
+                for s in t[r - 1][sq.index()] {
+                    b |= king_attacks(s);
+                }
+                t[r][sq.index()] = b;
+            }
+        }
+        t
+    })
+}
+
 /// The squares within two steps of `sq` (a 5x5 box).
+#[inline]
 fn two_step_box(sq: Square) -> Bitboard {
-    let mut b = Bitboard::EMPTY;
-    for s in king_attacks(sq) {
-        b |= king_attacks(s);
-    }
-    b
+    boxes()[2][sq.index()]
 }
 
 /// Penalty (≥ 0) for the danger `color`'s king is in, minus its shelter bonus.
@@ -33,13 +50,7 @@ pub fn king_danger(pos: &Position, color: Color) -> i32 {
     // Only enemy pieces near enough can reach the zone (sliders from anywhere).
     let sliders =
         pos.diagonal_sliders() | pos.orthogonal_sliders() | pos.pieces_of_kind(PieceKind::Lance);
-    let near = two_step_box(ksq) | {
-        let mut b = Bitboard::EMPTY;
-        for s in two_step_box(ksq) {
-            b |= king_attacks(s);
-        }
-        b
-    };
+    let near = boxes()[3][ksq.index()];
     let candidates = pos.pieces(them) & (sliders | near) & !pos.pieces_of_kind(PieceKind::King);
     for sq in candidates {
         let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn);
@@ -64,4 +75,33 @@ pub fn king_danger(pos: &Position, color: Color) -> i32 {
 
     let penalty = if danger > 0 { (danger * danger / DANGER_SCALE).min(DANGER_CAP) } else { 0 };
     penalty - GUARD_BONUS * close.min(3)
+}
+
+/// King steps between two squares.
+#[inline]
+fn distance(a: Square, b: Square) -> usize {
+    let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
+    let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
+    df.max(dr).min(4) as usize
+}
+
+/// Pieces near the kings, from Black's side: guards near their own king, attackers
+/// near the enemy king (see `NEAR_OWN_KING`, `NEAR_ENEMY_KING`).
+pub fn king_proximity(pos: &Position) -> i32 {
+    let (Some(bk), Some(wk)) = (pos.king_square(Color::Black), pos.king_square(Color::White))
+    else {
+        return 0;
+    };
+    let mut sum = 0;
+    for (color, own, enemy, sign) in [(Color::Black, bk, wk, 1), (Color::White, wk, bk, -1)] {
+        let near = boxes()[3][own.index()] | boxes()[3][enemy.index()];
+        let pieces = pos.pieces(color) & near & !pos.pieces_of_kind(PieceKind::King);
+        for sq in pieces {
+            let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn).index();
+            sum += sign
+                * (NEAR_OWN_KING[kind][distance(sq, own)]
+                    + NEAR_ENEMY_KING[kind][distance(sq, enemy)]);
+        }
+    }
+    sum
 }

@@ -12,6 +12,7 @@ pub mod evaluate;
 pub mod game;
 pub mod incremental;
 pub mod king_safety;
+pub mod mate1;
 pub mod see;
 pub mod weights;
 

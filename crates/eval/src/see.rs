@@ -1,7 +1,7 @@
 //! Static exchange evaluation: the material result of the capture sequence on one
 //! square when both sides always recapture with their least valuable piece.
 
-use crate::weights::piece_value;
+use crate::weights::exchange_value;
 use shogi::{Bitboard, Color, Move, PieceKind, Position, Square};
 
 /// Kinds from least to most valuable, the order recaptures are made in.
@@ -29,12 +29,12 @@ fn attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
 /// Whether `m` (legal in `pos`) gains at least `threshold` in the exchange it starts.
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     let to = m.to();
-    let mut swap = m.captured().map_or(0, piece_value) - threshold;
+    let mut swap = m.captured().map_or(0, exchange_value) - threshold;
     if swap < 0 {
         return false;
     }
     // What stands on `to` now and may be taken back.
-    swap = piece_value(m.kind_after()) - swap;
+    swap = exchange_value(m.kind_after()) - swap;
     if swap <= 0 {
         return true;
     }
@@ -62,7 +62,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
             // The king may only recapture if nothing defends the square any more.
             return if (all & pos.pieces(side.flip())).is_nonempty() { !result } else { result };
         }
-        swap = piece_value(kind) - swap;
+        swap = exchange_value(kind) - swap;
         if swap < i32::from(result) {
             break;
         }
@@ -86,8 +86,8 @@ mod tests {
         let pos = Position::from_sfen("4k4/9/9/9/4g4/9/9/4R4/4K4 b - 1").unwrap();
         let m = mv(&pos, "5h5e");
         assert!(see_ge(&pos, m, 0));
-        assert!(see_ge(&pos, m, 540));
-        assert!(!see_ge(&pos, m, 541));
+        assert!(see_ge(&pos, m, 900));
+        assert!(!see_ge(&pos, m, 901));
         // The same gold defended by a silver: rook for gold loses.
         let pos = Position::from_sfen("4k4/9/9/4s4/4g4/9/9/4R4/4K4 b - 1").unwrap();
         let m = mv(&pos, "5h5e");

@@ -7,22 +7,26 @@
 use shogi::PieceKind;
 
 /// Board value by `PieceKind` index (0 unused, king 0: it is never captured).
+///
+/// Shogi scale: the major pieces are worth far less against the golds and silvers
+/// than in chess (every capture also arms the captor), and a promoted small piece
+/// is worth more than a gold because taking it back yields only the small piece.
 pub const PIECE_VALUE: [i32; 15] = [
-    0,    // none
-    90,   // pawn
-    315,  // lance
-    405,  // knight
-    495,  // silver
-    855,  // bishop
-    990,  // rook
-    540,  // gold
-    0,    // king
-    540,  // promoted pawn (tokin)
-    540,  // promoted lance
-    540,  // promoted knight
-    540,  // promoted silver
-    945,  // horse
-    1395, // dragon
+    0,   // none
+    90,  // pawn
+    245, // lance
+    275, // knight
+    385, // silver
+    590, // bishop
+    665, // rook
+    450, // gold
+    0,   // king
+    520, // promoted pawn (tokin)
+    485, // promoted lance
+    500, // promoted knight
+    490, // promoted silver
+    840, // horse
+    960, // dragon
 ];
 
 /// The extra a piece is worth in hand over on the board, for the first, second, …
@@ -79,6 +83,13 @@ pub fn piece_value(kind: PieceKind) -> i32 {
     PIECE_VALUE[kind.index()]
 }
 
+/// What capturing a piece of `kind` swings the material by: the owner loses it from
+/// the board and the captor gains its unpromoted kind in hand. Static exchange
+/// evaluation counts in these units, the same units as the evaluation.
+pub fn exchange_value(kind: PieceKind) -> i32 {
+    PIECE_VALUE[kind.index()] + PIECE_VALUE[kind.unpromote().index()]
+}
+
 /// Index of a hand kind in `HAND_BONUS` and `HAND_DANGER`.
 pub fn hand_index(kind: PieceKind) -> usize {
     match kind {
@@ -91,3 +102,42 @@ pub fn hand_index(kind: PieceKind) -> usize {
         _ => 6,
     }
 }
+
+/// Bonus for a piece by its distance (king steps, 1..=4+) from its own king:
+/// guards close to their king make the castle. Indexed by kind, then distance.
+pub const NEAR_OWN_KING: [[i32; 5]; 15] = [
+    [0; 5],            // none
+    [0, 5, 0, 0, 0],   // pawn
+    [0, 0, 0, 0, 0],   // lance
+    [0, 0, 0, 0, 0],   // knight
+    [0, 25, 15, 5, 0], // silver
+    [0, 0, 0, 0, 0],   // bishop
+    [0, 0, 0, 0, 0],   // rook
+    [0, 35, 20, 5, 0], // gold
+    [0; 5],            // king
+    [0, 25, 15, 5, 0], // tokin
+    [0, 25, 15, 5, 0], // promoted lance
+    [0, 25, 15, 5, 0], // promoted knight
+    [0, 25, 15, 5, 0], // promoted silver
+    [0, 20, 10, 0, 0], // horse
+    [0, 5, 0, 0, 0],   // dragon
+];
+
+/// Bonus for a piece by its distance from the enemy king: attackers close to it.
+pub const NEAR_ENEMY_KING: [[i32; 5]; 15] = [
+    [0; 5],             // none
+    [0, 15, 10, 0, 0],  // pawn
+    [0, 10, 5, 0, 0],   // lance
+    [0, 10, 20, 10, 0], // knight
+    [0, 35, 20, 8, 0],  // silver
+    [0, 15, 10, 5, 0],  // bishop
+    [0, 20, 15, 5, 0],  // rook
+    [0, 40, 25, 8, 0],  // gold
+    [0; 5],             // king
+    [0, 40, 25, 8, 0],  // tokin
+    [0, 40, 25, 8, 0],  // promoted lance
+    [0, 40, 25, 8, 0],  // promoted knight
+    [0, 40, 25, 8, 0],  // promoted silver
+    [0, 45, 30, 15, 5], // horse
+    [0, 55, 35, 15, 5], // dragon
+];

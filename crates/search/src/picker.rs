@@ -33,6 +33,9 @@ pub struct MoveBuffers<M> {
     moves: Vec<M>,
     scores: Vec<i32>,
     bad: Vec<M>,
+    /// Sort keys and a copy of the moves for [`sort_by_score`].
+    keys: Vec<u64>,
+    scratch: Vec<M>,
 }
 
 impl<M> Default for MoveBuffers<M> {
@@ -41,6 +44,8 @@ impl<M> Default for MoveBuffers<M> {
             moves: Vec::with_capacity(256),
             scores: Vec::with_capacity(256),
             bad: Vec::with_capacity(32),
+            keys: Vec::with_capacity(256),
+            scratch: Vec::with_capacity(256),
         }
     }
 }
@@ -51,6 +56,9 @@ pub struct MovePicker<M> {
     killers: [M; 2],
     buf: MoveBuffers<M>,
     cur: usize,
+    /// Whether the moves from `cur` on are in order (quiets are picked by selection
+    /// first and sorted only when a node goes on to try many of them).
+    sorted: bool,
 }
 
 impl<M: Copy + Eq + Default> MovePicker<M> {
@@ -61,6 +69,7 @@ impl<M: Copy + Eq + Default> MovePicker<M> {
             killers,
             buf,
             cur: 0,
+            sorted: false,
         }
     }
 
@@ -71,6 +80,7 @@ impl<M: Copy + Eq + Default> MovePicker<M> {
             killers: [M::default(); 2],
             buf,
             cur: 0,
+            sorted: false,
         }
     }
 
@@ -104,10 +114,55 @@ impl<M: Copy + Eq + Default> MovePicker<M> {
         Some(m)
     }
 
+    /// Like `take_best`, but the moves left keep their order (the first of equal
+    /// scores is taken), so the result matches a stable sort.
+    fn take_best_stable(&mut self) -> Option<M> {
+        let n = self.buf.moves.len();
+        if self.cur >= n {
+            return None;
+        }
+        let mut best = self.cur;
+        for i in self.cur + 1..n {
+            if self.buf.scores[i] > self.buf.scores[best] {
+                best = i;
+            }
+        }
+        let m = self.buf.moves[best];
+        let s = self.buf.scores[best];
+        self.buf.moves.copy_within(self.cur..best, self.cur + 1);
+        self.buf.scores.copy_within(self.cur..best, self.cur + 1);
+        self.buf.moves[self.cur] = m;
+        self.buf.scores[self.cur] = s;
+        self.cur += 1;
+        Some(m)
+    }
+
     fn take_next(&mut self) -> Option<M> {
         let m = *self.buf.moves.get(self.cur)?;
         self.cur += 1;
         Some(m)
+    }
+
+    /// The next quiet move: by selection for the first few (most nodes stop there),
+    /// then from the sorted remainder.
+    fn take_quiet(&mut self) -> Option<M> {
+        const SELECTED: usize = 6;
+        if self.sorted {
+            return self.take_next();
+        }
+        if self.cur < SELECTED {
+            return self.take_best_stable();
+        }
+        let b = &mut self.buf;
+        let cur = self.cur;
+        sort_by_score(&mut b.moves[cur..], &mut b.scores[cur..], &mut b.keys, &mut b.scratch);
+        self.sorted = true;
+        self.take_next()
+    }
+
+    fn sort(&mut self) {
+        let b = &mut self.buf;
+        sort_by_score(&mut b.moves, &mut b.scores, &mut b.keys, &mut b.scratch);
     }
 
     fn is_special(&self, m: M) -> bool {
@@ -167,9 +222,9 @@ impl<M: Copy + Eq + Default> MovePicker<M> {
                     self.buf
                         .scores
                         .extend(moves.iter().map(|&m| history.get(game.history_index(m))));
-                    sort_by_score(&mut self.buf.moves, &mut self.buf.scores);
+                    self.sorted = false;
                 }
-                Stage::Quiets => match self.take_next() {
+                Stage::Quiets => match self.take_quiet() {
                     Some(m) if self.is_special(m) => {}
                     Some(m) => return Some(m),
                     None => {
@@ -203,7 +258,7 @@ impl<M: Copy + Eq + Default> MovePicker<M> {
                         };
                         self.buf.scores.push(s);
                     }
-                    sort_by_score(&mut self.buf.moves, &mut self.buf.scores);
+                    self.sort();
                     self.stage = Stage::Evasions;
                 }
                 Stage::Evasions => match self.take_next() {
@@ -240,19 +295,30 @@ impl<M: Copy + Eq + Default> MovePicker<M> {
     }
 }
 
-/// Sorts both slices by descending score (insertion sort: lists are short and often
-/// nearly sorted; deterministic, so node counts are reproducible).
-fn sort_by_score<M: Copy>(moves: &mut [M], scores: &mut [i32]) {
-    for i in 1..moves.len() {
-        let (m, s) = (moves[i], scores[i]);
-        let mut j = i;
-        while j > 0 && scores[j - 1] < s {
-            moves[j] = moves[j - 1];
-            scores[j] = scores[j - 1];
-            j -= 1;
-        }
-        moves[j] = m;
-        scores[j] = s;
+/// Sorts moves and scores by descending score, equal scores in their original order
+/// (deterministic, so node counts are reproducible). Each key holds the score above
+/// the original index, so an unstable O(n log n) sort gives the stable order.
+fn sort_by_score<M: Copy>(
+    moves: &mut [M],
+    scores: &mut [i32],
+    keys: &mut Vec<u64>,
+    scratch: &mut Vec<M>,
+) {
+    if moves.len() < 2 {
+        return;
+    }
+    keys.clear();
+    keys.extend(scores.iter().enumerate().map(|(i, &s)| {
+        let biased = u64::from((s as u32) ^ 0x8000_0000);
+        biased << 32 | u64::from(u32::MAX - i as u32)
+    }));
+    keys.sort_unstable_by(|a, b| b.cmp(a));
+    scratch.clear();
+    scratch.extend_from_slice(moves);
+    for (j, &k) in keys.iter().enumerate() {
+        let i = (u32::MAX - k as u32) as usize;
+        moves[j] = scratch[i];
+        scores[j] = ((k >> 32) as u32 ^ 0x8000_0000) as i32;
     }
 }
 
@@ -262,9 +328,10 @@ mod tests {
 
     #[test]
     fn sorting_is_descending_and_stable() {
-        let mut m = [1, 2, 3, 4, 5];
-        let mut s = [0, 5, 0, 9, 5];
-        sort_by_score(&mut m, &mut s);
-        assert_eq!(m, [4, 2, 5, 1, 3]);
+        let mut m = [1, 2, 3, 4, 5, 6];
+        let mut s = [0, 5, 0, 9, 5, -7];
+        sort_by_score(&mut m, &mut s, &mut Vec::new(), &mut Vec::new());
+        assert_eq!(m, [4, 2, 5, 1, 3, 6]);
+        assert_eq!(s, [9, 5, 5, 0, 0, -7]);
     }
 }

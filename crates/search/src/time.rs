@@ -78,12 +78,18 @@ impl TimePlan {
         // Never plan to spend more than a fraction of main time on one move.
         let cap = if byoyomi > 0 { remaining / 4 + byoyomi } else { remaining / 4 + inc };
         maximum = maximum.min((optimum * 5).max(cap.min(maximum)));
-        if byoyomi > 0 && remaining == 0 {
+        let pure_byoyomi = byoyomi > 0 && remaining == 0;
+        if pure_byoyomi {
             // Pure byoyomi: the whole period is ours every move.
             maximum = hard_total.saturating_sub(safety);
         }
         maximum = maximum.max(FLOOR_MS);
         optimum = optimum.min(maximum).max(FLOOR_MS.min(maximum));
+        if pure_byoyomi {
+            // Time left unused in a period is lost: plan to use all of it (an
+            // optimum equal to the maximum means "no early stop").
+            optimum = maximum;
+        }
         TimePlan {
             optimum: Duration::from_millis(optimum),
             maximum: Duration::from_millis(maximum),
@@ -121,8 +127,7 @@ mod tests {
     fn pure_byoyomi_uses_the_period_minus_the_worst_lag() {
         let p = plan(0, 3000, 0);
         assert_eq!(p.maximum, Duration::from_millis(2500));
-        assert!(p.optimum <= p.maximum);
-        assert!(p.optimum >= Duration::from_millis(2400));
+        assert_eq!(p.optimum, p.maximum);
     }
 
     #[test]

@@ -125,6 +125,8 @@ impl<'a> Control<'a> {
             return false;
         }
         match self.plan {
+            // A plan without slack (pure byoyomi) is spent to its end.
+            Some(p) if p.optimum >= p.maximum => false,
             Some(p) => {
                 let used = self.clock_start.elapsed().as_secs_f64();
                 let target = (p.optimum.as_secs_f64() * factor).min(p.maximum.as_secs_f64());

@@ -385,7 +385,11 @@ impl<'a, G: Game> Worker<'a, G> {
                     if depth <= 4 && !self.game.see_ge(m, -25 * depth * depth) {
                         continue;
                     }
-                } else if depth <= 6 && !self.game.see_ge(m, -90 * depth) {
+                } else if depth <= 6
+                    && !self
+                        .game
+                        .see_ge(m, -90 * depth - 30 * i32::from(gives_check) * depth * depth)
+                {
                     continue;
                 }
             }
