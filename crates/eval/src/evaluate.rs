@@ -38,9 +38,11 @@ mod tests {
     #[test]
     fn an_extra_rook_is_winning() {
         let v = eval_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
-        assert!(v > 600, "{v}");
+        // The weights are tuned, so only "well over four pawns" is fixed here.
+        let margin = 4 * crate::weights::piece_value(shogi::PieceKind::Pawn);
+        assert!(v > margin, "{v}");
         let w = eval_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
-        assert!(w < -600, "{w}");
+        assert!(w < -margin, "{w}");
     }
 
     #[test]

@@ -14,7 +14,7 @@ fn black_piece_square(kind: PieceKind, sq: Square) -> i32 {
         PieceKind::King => KING_RANK[rank] + KING_FILE[file_from_centre],
         k if k.is_promoted() => {
             // Promoted pieces: closer to the enemy camp is better, the centre a bit.
-            let advance = [20, 20, 15, 10, 5, 0, -5, -10, -15][rank];
+            let advance = PROMOTED_RANK[rank];
             advance
                 + if k == PieceKind::Horse || k == PieceKind::Dragon {
                     0

@@ -12,7 +12,7 @@ fn guards(pos: &Position, color: Color) -> Bitboard {
 }
 
 /// The squares within `r` king steps of each square (boxes of side 2r+1), r = 0..=3.
-fn boxes() -> &'static [[Bitboard; 81]; 4] {
+pub(crate) fn boxes() -> &'static [[Bitboard; 81]; 4] {
     static BOXES: OnceLock<[[Bitboard; 81]; 4]> = OnceLock::new();
     BOXES.get_or_init(|| {
         let mut t = [[Bitboard::EMPTY; 81]; 4];
@@ -79,7 +79,7 @@ pub fn king_danger(pos: &Position, color: Color) -> i32 {
 
 /// King steps between two squares.
 #[inline]
-fn distance(a: Square, b: Square) -> usize {
+pub(crate) fn distance(a: Square, b: Square) -> usize {
     let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
     let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
     df.max(dr).min(4) as usize

@@ -86,8 +86,9 @@ mod tests {
         let pos = Position::from_sfen("4k4/9/9/9/4g4/9/9/4R4/4K4 b - 1").unwrap();
         let m = mv(&pos, "5h5e");
         assert!(see_ge(&pos, m, 0));
-        assert!(see_ge(&pos, m, 900));
-        assert!(!see_ge(&pos, m, 901));
+        let gold = crate::weights::exchange_value(PieceKind::Gold);
+        assert!(see_ge(&pos, m, gold));
+        assert!(!see_ge(&pos, m, gold + 1));
         // The same gold defended by a silver: rook for gold loses.
         let pos = Position::from_sfen("4k4/9/9/4s4/4g4/9/9/4R4/4K4 b - 1").unwrap();
         let m = mv(&pos, "5h5e");

@@ -1,0 +1,139 @@
+//! Texel tuning of the evaluation weights from self-play results (`selfplay.rs`).
+//!
+//! Minimises the mean squared error between `sigmoid(eval / K)` and the game result
+//! (Black's side) over the positions: first `K` with the current weights, then every
+//! tunable weight (`eval::params`) at once by Adam on the exact gradient (the eval is
+//! linear in the weights, so the gradient comes from the per-position feature counts),
+//! with a small pull towards the starting weights so rarely seen features stay put.
+//! Every tenth block of 500 positions is held out for validation, and the weights
+//! with the lowest validation error (checked every 25 steps) are kept. Writes the weights as Rust source
+//! (`crates/eval/src/tuned_weights.rs`, compiled into the engine).
+//!
+//! ```text
+//! cargo run --release -p eval --example tune -- \
+//!     --data /tmp/kyobo-selfplay.txt --iters 600 --out crates/eval/src/tuned_weights.rs
+//! ```
+
+use eval::params::{self, Features};
+use shogi::Position;
+
+fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn mse(data: &[(Features, f64)], w: &[f64], k: f64) -> f64 {
+    let sum: f64 = data.iter().map(|(f, y)| (sigmoid(f.eval(w) / k) - y).powi(2)).sum();
+    sum / data.len().max(1) as f64
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let data_path: String = arg(&args, "--data", "/tmp/kyobo-selfplay.txt".to_string());
+    let iters: usize = arg(&args, "--iters", 600);
+    let lr: f64 = arg(&args, "--lr", 1.0);
+    let prior: f64 = arg(&args, "--prior", 1e-8);
+    let out: String = arg(&args, "--out", String::new());
+    // A line for the generated file's header, e.g. how the data was made.
+    let note: String = arg(&args, "--note", String::new());
+    shogi::attacks::init();
+
+    let text = std::fs::read_to_string(&data_path).expect("data file");
+    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    for (n, line) in text.lines().enumerate() {
+        let Some((sfen, result)) = line.split_once('\t') else { continue };
+        let (Ok(pos), Ok(y)) = (Position::from_sfen(sfen), result.trim().parse::<f64>()) else {
+            continue;
+        };
+        let item = (params::features(&pos), y);
+        // Blocks of 500 lines (about ten games) so a game rarely straddles the split.
+        if (n / 500) % 10 == 9 {
+            valid.push(item);
+        } else {
+            train.push(item);
+        }
+    }
+    eprintln!("positions: {} train, {} validation", train.len(), valid.len());
+
+    let w0: Vec<f64> = params::current().iter().map(|&x| x as f64).collect();
+    // K by golden-section search on the training error with the current weights.
+    let (mut a, mut b) = (20.0f64, 2000.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let (c, d) = (b - g * (b - a), a + g * (b - a));
+        if mse(&train, &w0, c) < mse(&train, &w0, d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    let k = (a + b) / 2.0;
+    let (train0, valid0) = (mse(&train, &w0, k), mse(&valid, &w0, k));
+    eprintln!("K = {k:.1}; MSE before: train {train0:.6}, validation {valid0:.6}");
+
+    let mut w = w0.clone();
+    let (mut m, mut v) = (vec![0.0; params::N], vec![0.0; params::N]);
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-12);
+    let scale = 1.0 / train.len() as f64;
+    let mut best = (valid0, w0.clone());
+    for it in 1..=iters {
+        let mut grad = vec![0.0; params::N];
+        for (f, y) in &train {
+            let p = sigmoid(f.eval(&w) / k);
+            let d = 2.0 * (p - y) * p * (1.0 - p) / k * scale;
+            for &(i, c) in &f.counts {
+                grad[i as usize] += d * c as f64;
+            }
+        }
+        for i in 0..params::N {
+            if grad[i] == 0.0 {
+                continue; // a feature never seen: keep the weight
+            }
+            let gi = grad[i] + 2.0 * prior * (w[i] - w0[i]);
+            m[i] = b1 * m[i] + (1.0 - b1) * gi;
+            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
+            let mh = m[i] / (1.0 - b1.powi(it as i32));
+            let vh = v[i] / (1.0 - b2.powi(it as i32));
+            w[i] -= lr * mh / (vh.sqrt() + eps);
+        }
+        if it % 25 == 0 || it == iters {
+            let e = mse(&valid, &w, k);
+            if e < best.0 {
+                best = (e, w.clone());
+            }
+            if it % 100 == 0 || it == iters {
+                eprintln!("iter {it}: train {:.6} validation {e:.6}", mse(&train, &w, k));
+            }
+        }
+    }
+    let w = best.1;
+    let rounded: Vec<i32> = w.iter().map(|x| x.round() as i32).collect();
+    let wr: Vec<f64> = rounded.iter().map(|&x| x as f64).collect();
+    let (train1, valid1) = (mse(&train, &wr, k), mse(&valid, &wr, k));
+    eprintln!("MSE after (rounded): train {train1:.6}, validation {valid1:.6}");
+
+    let mut changes: Vec<(i32, usize)> =
+        (0..params::N).map(|i| ((rounded[i] - w0[i] as i32).abs(), i)).collect();
+    changes.sort_by(|x, y| y.cmp(x));
+    for &(d, i) in changes.iter().take(25).filter(|c| c.0 > 0) {
+        eprintln!("  {:<24} {:>5} -> {:>5} ({d})", params::name(i), w0[i], rounded[i]);
+    }
+    if !out.is_empty() {
+        let header = format!(
+            "Generated by `cargo run --release -p eval --example tune --\n  \
+             --data {data_path} --iters {iters} --lr {lr} --prior {prior}`.\n\
+             {} training positions, K = {k:.1}; MSE train {train0:.6} -> {train1:.6}, \
+             validation {valid0:.6} -> {valid1:.6}.",
+            train.len()
+        ) + &if note.is_empty() { String::new() } else { format!("\n{note}") };
+        std::fs::write(&out, params::to_rust(&rounded, &header)).expect("write weights");
+        eprintln!("wrote {out}");
+    }
+}

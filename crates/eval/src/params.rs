@@ -1,0 +1,304 @@
+//! The tunable weights as one flat vector, and each position as the counts of the
+//! features those weights multiply (for the Texel tuner in `examples/tune.rs`).
+//!
+//! The material, piece-square, hand, king-proximity and tempo terms are linear in
+//! their weights: `evaluate` from Black's side equals `Σ weight × count` plus the
+//! king-danger terms, which are kept fixed while tuning ([`Features::fixed`]). A test
+//! checks the identity against [`crate::evaluate`] along random games, so the tuner
+//! and the engine cannot drift apart.
+
+use crate::king_safety::{boxes, distance, king_danger};
+use crate::weights::*;
+use shogi::{Color, PieceKind, Position, Square};
+use std::fmt::Write;
+
+/// One table of weights: its Rust name and doc line, its shape (rows × columns; a
+/// plain constant is 0 × 1) and where it starts in the flat vector.
+pub struct Table {
+    pub name: &'static str,
+    pub doc: &'static str,
+    pub rows: usize,
+    pub cols: usize,
+    pub offset: usize,
+}
+
+impl Table {
+    pub fn len(&self) -> usize {
+        self.rows.max(1) * self.cols
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+const fn table(
+    name: &'static str,
+    doc: &'static str,
+    rows: usize,
+    cols: usize,
+    offset: usize,
+) -> Table {
+    Table { name, doc, rows, cols, offset }
+}
+
+pub const PV: usize = 0;
+pub const HB: usize = PV + 15;
+pub const RB: usize = HB + 7 * 4;
+pub const KR: usize = RB + 8 * 9;
+pub const KF: usize = KR + 9;
+pub const MF: usize = KF + 5;
+pub const PR: usize = MF + 5;
+pub const NOK: usize = PR + 9;
+pub const NEK: usize = NOK + 15 * 5;
+pub const TEMPO_AT: usize = NEK + 15 * 5;
+/// Number of tunable weights.
+pub const N: usize = TEMPO_AT + 1;
+
+pub const TABLES: [Table; 10] = [
+    table(
+        "PIECE_VALUE",
+        "Board value by `PieceKind` index (0 unused, king 0: it is never captured); \
+         pieces in hand count the unpromoted value plus `HAND_BONUS`.",
+        0,
+        15,
+        PV,
+    ),
+    table(
+        "HAND_BONUS",
+        "Extra for the 1st, 2nd, 3rd, 4th-and-later piece in hand of a kind, by hand kind \
+         (pawn, lance, knight, silver, gold, bishop, rook).",
+        7,
+        4,
+        HB,
+    ),
+    table(
+        "RANK_BONUS",
+        "Unpromoted pieces by rank as the owner sees it (0: far rank, 8: home), by kind index.",
+        8,
+        9,
+        RB,
+    ),
+    table("KING_RANK", "King by rank as its owner sees it.", 0, 9, KR),
+    table("KING_FILE", "King by file distance from the centre (0: centre, 4: edge).", 0, 5, KF),
+    table(
+        "MINOR_FILE",
+        "Knight, silver, gold and promoted minors by file distance from the centre.",
+        0,
+        5,
+        MF,
+    ),
+    table("PROMOTED_RANK", "Promoted pieces by rank as the owner sees it.", 0, 9, PR),
+    table(
+        "NEAR_OWN_KING",
+        "Pieces within 3 steps of either king: bonus by kind and distance (steps, 4 = 4+) \
+         from their own king.",
+        15,
+        5,
+        NOK,
+    ),
+    table(
+        "NEAR_ENEMY_KING",
+        "Pieces within 3 steps of either king: bonus by kind and distance from the enemy king.",
+        15,
+        5,
+        NEK,
+    ),
+    table("TEMPO", "Having the move.", 0, 1, TEMPO_AT),
+];
+
+/// The compiled-in weights as a flat vector.
+pub fn current() -> Vec<i32> {
+    let mut w = Vec::with_capacity(N);
+    w.extend_from_slice(&PIECE_VALUE);
+    HAND_BONUS.iter().for_each(|r| w.extend_from_slice(r));
+    RANK_BONUS.iter().for_each(|r| w.extend_from_slice(r));
+    w.extend_from_slice(&KING_RANK);
+    w.extend_from_slice(&KING_FILE);
+    w.extend_from_slice(&MINOR_FILE);
+    w.extend_from_slice(&PROMOTED_RANK);
+    NEAR_OWN_KING.iter().for_each(|r| w.extend_from_slice(r));
+    NEAR_ENEMY_KING.iter().for_each(|r| w.extend_from_slice(r));
+    w.push(TEMPO);
+    assert_eq!(w.len(), N);
+    w
+}
+
+/// Name of weight `i`, e.g. `RANK_BONUS[3][0]`.
+pub fn name(i: usize) -> String {
+    let t = TABLES.iter().find(|t| i >= t.offset && i < t.offset + t.len()).expect("index");
+    let j = i - t.offset;
+    match (t.rows, t.cols) {
+        (0, 1) => t.name.to_string(),
+        (0, _) => format!("{}[{j}]", t.name),
+        _ => format!("{}[{}][{}]", t.name, j / t.cols, j % t.cols),
+    }
+}
+
+/// The weights as the Rust source of `tuned_weights.rs`.
+pub fn to_rust(w: &[i32], header: &str) -> String {
+    let mut s = String::new();
+    for line in header.lines() {
+        let _ = writeln!(s, "// {line}");
+    }
+    for t in &TABLES {
+        s.push('\n');
+        let mut line = String::new();
+        for word in t.doc.split_whitespace() {
+            if !line.is_empty() && line.len() + word.len() > 88 {
+                let _ = writeln!(s, "/// {line}");
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        let _ = writeln!(s, "/// {line}");
+        let v = &w[t.offset..t.offset + t.len()];
+        let row = |r: &[i32]| r.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+        match (t.rows, t.cols) {
+            (0, 1) => {
+                let _ = writeln!(s, "pub const {}: i32 = {};", t.name, v[0]);
+            }
+            (0, n) => {
+                let _ = writeln!(s, "pub const {}: [i32; {n}] = [{}];", t.name, row(v));
+            }
+            (m, n) => {
+                let _ = writeln!(s, "pub const {}: [[i32; {n}]; {m}] = [", t.name);
+                for r in v.chunks(n) {
+                    let _ = writeln!(s, "    [{}],", row(r));
+                }
+                let _ = writeln!(s, "];");
+            }
+        }
+    }
+    s
+}
+
+/// A position as sparse feature counts from Black's point of view, plus the part
+/// of the evaluation that is not tuned.
+#[derive(Clone, Debug, Default)]
+pub struct Features {
+    pub counts: Vec<(u16, i16)>,
+    /// King danger (Black's side), not linear in any tuned weight.
+    pub fixed: i32,
+}
+
+impl Features {
+    /// The evaluation from Black's side with weights `w`.
+    pub fn eval(&self, w: &[f64]) -> f64 {
+        self.fixed as f64 + self.counts.iter().map(|&(i, c)| w[i as usize] * c as f64).sum::<f64>()
+    }
+}
+
+/// Indices of the weights a piece of `kind` of Black's on `sq` adds (material and
+/// piece-square, as `incremental::black_piece_square` sums them).
+pub fn piece_square_indices(kind: PieceKind, sq: Square, out: &mut Vec<usize>) {
+    let rank = sq.relative_rank(Color::Black) as usize;
+    let ffc = (sq.file() as i32 - 4).unsigned_abs() as usize;
+    out.push(PV + kind.index());
+    match kind {
+        PieceKind::King => {
+            out.push(KR + rank);
+            out.push(KF + ffc);
+        }
+        k if k.is_promoted() => {
+            out.push(PR + rank);
+            if k != PieceKind::Horse && k != PieceKind::Dragon {
+                out.push(MF + ffc);
+            }
+        }
+        k => {
+            out.push(RB + k.index() * 9 + rank);
+            if matches!(k, PieceKind::Silver | PieceKind::Gold | PieceKind::Knight) {
+                out.push(MF + ffc);
+            }
+        }
+    }
+}
+
+/// Indices (with multiplicity) of the weights `count` pieces of `kind` in hand add.
+pub fn hand_indices(kind: PieceKind, count: u32, out: &mut Vec<usize>) {
+    for n in 0..count as usize {
+        out.push(PV + kind.index());
+        out.push(HB + hand_index(kind) * 4 + n.min(3));
+    }
+}
+
+pub fn features(pos: &Position) -> Features {
+    let mut dense = [0i16; N];
+    let mut idx = Vec::with_capacity(8);
+    for sq in Square::all() {
+        let p = pos.piece_on(sq);
+        if let Some(kind) = p.kind() {
+            idx.clear();
+            let (s, sign) = match p.color() {
+                Color::Black => (sq, 1),
+                Color::White => (sq.flip(), -1),
+            };
+            piece_square_indices(kind, s, &mut idx);
+            idx.iter().for_each(|&i| dense[i] += sign);
+        }
+    }
+    for color in Color::ALL {
+        let sign = if color == Color::Black { 1 } else { -1 };
+        for &kind in &PieceKind::HAND {
+            idx.clear();
+            hand_indices(kind, pos.hand(color).count(kind), &mut idx);
+            idx.iter().for_each(|&i| dense[i] += sign);
+        }
+    }
+    if let (Some(bk), Some(wk)) = (pos.king_square(Color::Black), pos.king_square(Color::White)) {
+        for (color, own, enemy, sign) in [(Color::Black, bk, wk, 1), (Color::White, wk, bk, -1)] {
+            let near = boxes()[3][own.index()] | boxes()[3][enemy.index()];
+            let pieces = pos.pieces(color) & near & !pos.pieces_of_kind(PieceKind::King);
+            for sq in pieces {
+                let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn).index();
+                dense[NOK + kind * 5 + distance(sq, own)] += sign;
+                dense[NEK + kind * 5 + distance(sq, enemy)] += sign;
+            }
+        }
+    }
+    dense[TEMPO_AT] = if pos.side_to_move() == Color::Black { 1 } else { -1 };
+    let counts =
+        dense.iter().enumerate().filter(|(_, &c)| c != 0).map(|(i, &c)| (i as u16, c)).collect();
+    Features { counts, fixed: king_danger(pos, Color::White) - king_danger(pos, Color::Black) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::incremental::full;
+    use shogi::legal_moves;
+
+    #[test]
+    fn the_flat_weights_round_trip_through_the_rust_source() {
+        let w = current();
+        let src = to_rust(&w, "test");
+        assert!(src.contains("pub const PIECE_VALUE: [i32; 15]"));
+        assert!(src.contains(&format!("pub const TEMPO: i32 = {TEMPO};")));
+        assert_eq!(name(RB + 3 * 9), "RANK_BONUS[3][0]");
+        assert_eq!(name(TEMPO_AT), "TEMPO");
+    }
+
+    #[test]
+    fn features_reproduce_the_evaluation_along_random_games() {
+        let w: Vec<f64> = current().iter().map(|&x| x as f64).collect();
+        let mut seed = 777u64;
+        for _ in 0..20 {
+            let mut pos = Position::startpos();
+            for _ in 0..160 {
+                let stm = if pos.side_to_move() == Color::Black { 1 } else { -1 };
+                let expected = stm * crate::evaluate(&pos, full(&pos));
+                assert_eq!(features(&pos).eval(&w) as i32, expected, "{}", pos.to_sfen());
+                let moves = legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let m = moves[(seed >> 33) as usize % moves.len()];
+                pos.do_move(m);
+            }
+        }
+    }
+}
