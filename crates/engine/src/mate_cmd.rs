@@ -7,9 +7,12 @@ use shogi::Position;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// Positions the `--certify` check may expand.
+const CERTIFY_BUDGET: u64 = 20_000_000;
+
 #[derive(clap::Args)]
 pub struct MateArgs {
-    /// Solve one position (the attacker to move).
+    /// Solve one position (the attacker to move, or the defender when it is in check).
     #[arg(long, conflicts_with = "file", required_unless_present = "file")]
     sfen: Option<String>,
     /// Solve every position of FILE: one a line, `SFEN`, `SFEN moves <expected mate>`
@@ -31,6 +34,10 @@ pub struct MateArgs {
     /// Count futile interpositions like any other reply.
     #[arg(long)]
     count_futile: bool,
+    /// After `nomate`, build the independent certificate (a closed set of positions
+    /// from which the defender never has to leave; see `mate::certify`).
+    #[arg(long)]
+    certify: bool,
     /// Print one line per problem (with --file).
     #[arg(long)]
     verbose: bool,
@@ -107,7 +114,17 @@ pub fn run(args: &MateArgs) -> Result<(), String> {
         let pos = Position::from_sfen(&problem.sfen)
             .map_err(|e| format!("line {}: bad SFEN: {e}", problem.line))?;
         let report = solver.solve(&pos, &limits);
-        let (verdict, note) = judge(&pos, &problem, &report, &limits);
+        let (verdict, mut note) = judge(&pos, &problem, &report, &limits);
+        if args.certify && report.result == MateResult::NoMate {
+            let c = match solver.certify_nomate(&pos, CERTIFY_BUDGET) {
+                Some(n) => format!("certified: closed set of {n} positions"),
+                None => "not certified (the certificate did not close)".to_string(),
+            };
+            note = if note.is_empty() { c } else { format!("{note}; {c}") };
+        }
+        if let Some(d) = defender_note(&pos, &report) {
+            note = if note.is_empty() { d.to_string() } else { format!("{d}; {note}") };
+        }
         if args.verbose && !args.json {
             let line = problem_line(&problem, &report, verdict, &note);
             // A hidden bar (output not a terminal) would swallow the line.
@@ -153,6 +170,7 @@ fn judge(pos: &Position, problem: &Problem, report: &Report, limits: &Limits) ->
             None => (Verdict::NoMate, String::new()),
         },
         MateResult::Timeout => (Verdict::Unsolved, String::new()),
+        MateResult::Invalid(e) => (Verdict::Wrong, format!("not a mating problem: {e}")),
     }
 }
 
@@ -168,13 +186,23 @@ fn answer_word(report: &Report) -> String {
         MateResult::Mate(pv) => format!("mate {}", pv.len()),
         MateResult::NoMate => "nomate".into(),
         MateResult::Timeout => "timeout".into(),
+        MateResult::Invalid(_) => "invalid".into(),
     }
+}
+
+/// A note for a problem whose side to move is the defender.
+fn defender_note(pos: &Position, report: &Report) -> Option<&'static str> {
+    (report.attacker.is_some_and(|a| a != pos.side_to_move())).then_some("defender to move")
 }
 
 fn problem_line(problem: &Problem, report: &Report, verdict: Verdict, note: &str) -> String {
     let name = problem.name.clone().unwrap_or_else(|| format!("line {}", problem.line));
+    let first = match report.first_mate {
+        Some((len, t)) => format!(" (first mate {len} at {:.3} s)", t.as_secs_f64()),
+        None => String::new(),
+    };
     format!(
-        "{name}: {} ({}) {:.3} s {} nodes {}{}",
+        "{name}: {} ({}) {:.3} s{first} {} nodes {}{}",
         answer_word(report),
         verdict.name(),
         report.elapsed.as_secs_f64(),

@@ -14,6 +14,7 @@
 //! assert!(matches!(report.result, MateResult::Mate(ref pv) if pv.len() == 1));
 //! ```
 
+pub mod certify;
 pub mod futile;
 pub mod pn;
 pub mod problem;
@@ -47,6 +48,9 @@ pub enum MateResult {
     NoMate,
     /// A limit (time, nodes or the stop flag) ended the search before a proof.
     Timeout,
+    /// Not a mating problem: the side not to move is in check (an illegal
+    /// position), or it has no king.
+    Invalid(String),
 }
 
 /// Limits of one solve.
@@ -82,6 +86,10 @@ pub struct Report {
     pub elapsed: Duration,
     /// Permille of the table in use at the end.
     pub hashfull: u32,
+    /// The side that gives checks. It is the side to move, except when the side to
+    /// move is in check: then the defender moves first and the mate starts with
+    /// its reply.
+    pub attacker: Option<shogi::Color>,
 }
 
 /// A solver owns its table, so that repeated solves reuse the allocation.
@@ -93,6 +101,23 @@ impl Solver {
     /// A solver with a transposition table of `hash_mb` mebibytes.
     pub fn new(hash_mb: usize) -> Solver {
         Solver { table: Table::new(hash_mb) }
+    }
+
+    /// After a `NoMate` answer for `pos`, builds the independent certificate of
+    /// [`certify`] (the last search's table orders its tries) expanding at most
+    /// `budget` positions: `Some(size of the closed set)` when it closes.
+    pub fn certify_nomate(&self, pos: &Position, budget: u64) -> Option<usize> {
+        let attacker = attacker_of(pos).ok()?;
+        let table = &self.table;
+        std::thread::scope(|scope| {
+            let worker = std::thread::Builder::new()
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || certify::certify_nomate(table, pos, attacker, budget));
+            match worker {
+                Ok(handle) => handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                Err(e) => panic!("cannot start the certificate thread: {e}"),
+            }
+        })
     }
 
     /// Bytes held by the table.
@@ -121,10 +146,37 @@ pub fn solve(pos: &Position, limits: &Limits) -> MateResult {
     Solver::new(64).solve(pos, limits).result
 }
 
+/// Above this many nodes a search keeps the line of every mate it proves.
+const LONG_SEARCH_NODES: u64 = 1_000_000;
+
+/// The verified line of a mate in `len` (see `pv::extract`).
+fn line_of(
+    search: &mut Search,
+    pos: &mut Position,
+    len: u16,
+    exact: bool,
+    futile_rule: bool,
+) -> Option<Vec<Move>> {
+    pv::extract(search, pos, len, exact).filter(|line| verify_mate(pos, line, futile_rule).is_ok())
+}
+
+/// Who attacks in `pos`: the side to move, unless it is in check (then the
+/// defender is to move). `Err` when the position is not a mating problem.
+pub fn attacker_of(pos: &Position) -> Result<shogi::Color, String> {
+    let stm = pos.side_to_move();
+    let (attacker, defender) = if pos.in_check() { (stm.flip(), stm) } else { (stm, stm.flip()) };
+    let Some(king) = pos.king_square(defender) else {
+        return Err(format!("{defender:?} has no king to mate"));
+    };
+    if defender != stm && pos.attackers_to(attacker, king, pos.occupied()).is_nonempty() {
+        return Err("the side not to move is in check".into());
+    }
+    Ok(attacker)
+}
+
 fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
     let start = Instant::now();
     table.new_search();
-    let attacker = pos.side_to_move();
     let mut report = Report {
         result: MateResult::NoMate,
         shortest_proven: false,
@@ -132,15 +184,20 @@ fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
         nodes: 0,
         elapsed: Duration::ZERO,
         hashfull: 0,
+        attacker: None,
     };
-    // Without a defending king, or with it already in check, there is nothing to do.
-    let defender_king = pos.king_square(attacker.flip());
-    let defender_in_check =
-        defender_king.is_some_and(|k| pos.attackers_to(attacker, k, pos.occupied()).is_nonempty());
-    if defender_king.is_none() || defender_in_check {
-        report.elapsed = start.elapsed();
-        return report;
-    }
+    let attacker = match attacker_of(&pos) {
+        Ok(a) => a,
+        Err(e) => {
+            report.result = MateResult::Invalid(e);
+            report.elapsed = start.elapsed();
+            return report;
+        }
+    };
+    report.attacker = Some(attacker);
+    // The shortest mate from an attacker node is 1 ply, from a defender node 2 (or
+    // 0 when it is mated already, which the search finds without a loop).
+    let min_len: u16 = if pos.side_to_move() == attacker { 1 } else { 2 };
     let mut search = Search::new(table, attacker);
     search.node_limit = limits.nodes.unwrap_or(u64::MAX);
     search.deadline = limits.time.map(|t| start + t);
@@ -150,21 +207,36 @@ fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
 
     let first = search.mid(&mut pos, INF, INF, UNBOUNDED, 0);
     if !first.is_proven() {
-        report.result = if first.is_disproven() { MateResult::NoMate } else { MateResult::Timeout };
         report.nodes = search.nodes;
-        report.elapsed = start.elapsed();
         report.hashfull = search.tt.hashfull();
+        report.result = if first.is_disproven() { MateResult::NoMate } else { MateResult::Timeout };
+        report.elapsed = start.elapsed();
         return report;
     }
     let mut len = first.proof_len;
     report.first_mate = Some((len as usize, start.elapsed()));
+    // On a long search, the line of each mate proven is read out at once and kept:
+    // the table may lose it later (when full), and a stopped search still answers
+    // with the shortest line it has.
+    let big = |s: &Search| s.nodes > LONG_SEARCH_NODES;
+    let mut kept: Option<Vec<Move>> = None;
+    if big(&search) {
+        kept = line_of(&mut search, &mut pos, len, false, limits.futile_rule);
+    }
     let mut exact = !limits.shortest;
     if limits.shortest {
         exact = true;
-        while len >= 3 {
+        while len >= min_len + 2 {
             let shorter = search.mid(&mut pos, INF, INF, len - 2, 0);
             if shorter.is_proven() {
                 len = shorter.proof_len;
+                if big(&search) {
+                    if let Some(line) =
+                        line_of(&mut search, &mut pos, len, false, limits.futile_rule)
+                    {
+                        kept = Some(line);
+                    }
+                }
             } else {
                 exact = shorter.is_disproven() && search.abort.is_none();
                 break;
@@ -178,11 +250,14 @@ fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
         search.deadline = None;
         search.node_limit = search.nodes + 10_000_000;
     }
-    let line = pv::extract(&mut search, &mut pos, len, exact)
-        .filter(|line| verify_mate(&pos, line, limits.futile_rule).is_ok());
-    report.result = match line {
-        Some(line) => MateResult::Mate(line),
-        None => MateResult::Timeout,
+    let line = line_of(&mut search, &mut pos, len, exact, limits.futile_rule);
+    report.result = match (line, kept) {
+        (Some(line), _) => MateResult::Mate(line),
+        (None, Some(line)) => {
+            exact = exact && line.len() == len as usize;
+            MateResult::Mate(line)
+        }
+        (None, None) => MateResult::Timeout,
     };
     report.shortest_proven = exact && limits.shortest;
     report.nodes = search.nodes;

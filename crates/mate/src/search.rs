@@ -15,7 +15,7 @@ use crate::futile::is_futile_interposition;
 use crate::pn::{add, one_plus_epsilon, Pn, INF};
 use crate::tt::{Probe, Record, Table, ALWAYS};
 use shogi::movegen::{generate_checks, generate_evasions};
-use shogi::{Color, Move, MoveList, Position};
+use shogi::{Color, Hand, Move, MoveList, Position};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -105,6 +105,16 @@ pub struct Search<'a> {
     pub path: PathSet,
     /// Children of every node on the path, each node's slice on top of its parent's.
     children: Vec<Child>,
+    /// Scratch for `expand`: the keys of the children being expanded.
+    child_keys: Vec<ChildKey>,
+}
+
+/// The keys of a child position, computed once when its parent is expanded.
+#[derive(Clone, Copy, Debug)]
+struct ChildKey {
+    key: u64,
+    board_key: u64,
+    hand: Hand,
 }
 
 impl<'a> Search<'a> {
@@ -120,6 +130,7 @@ impl<'a> Search<'a> {
             futile_rule: true,
             path: PathSet::default(),
             children: Vec::with_capacity(1 << 16),
+            child_keys: Vec::with_capacity(1024),
         }
     }
 
@@ -149,6 +160,10 @@ impl<'a> Search<'a> {
             self.check_limits();
         }
         let or_node = pos.side_to_move() == self.attacker;
+        if or_node && remaining == 0 {
+            // No ply left to give mate (a bounded search while reading a line out).
+            return Outcome::disproven(1, NO_REP);
+        }
         let start_nodes = self.nodes;
         let base = self.children.len();
         self.expand(pos, or_node, remaining);
@@ -167,7 +182,8 @@ impl<'a> Search<'a> {
             } else {
                 (th_pn - s.weak_slack, th_dn.min(one_plus_epsilon(s.second)))
             };
-            let child_remaining = if or_node || !child.futile { remaining - 1 } else { UNBOUNDED };
+            let child_remaining =
+                if or_node || !child.futile { remaining.saturating_sub(1) } else { UNBOUNDED };
             pos.do_move(child.mv);
             self.path.insert(pos.key(), ply + 1);
             let r = self.mid(pos, child_th_pn, child_th_dn, child_remaining, ply + 1);
@@ -201,6 +217,9 @@ impl<'a> Search<'a> {
     /// Generates the node's moves and pushes one `Child` per move, each with what
     /// the table (or a quick look at it) says. Stops early once the node is
     /// decided by a child.
+    ///
+    /// The children's table clusters are prefetched all at once first, so that
+    /// their cache misses overlap instead of following one another.
     fn expand(&mut self, pos: &mut Position, or_node: bool, remaining: u16) {
         let mut list = MoveList::new();
         if or_node {
@@ -210,33 +229,55 @@ impl<'a> Search<'a> {
             // Drops last, grouped by square, so `summarize` can take each group's max.
             list.as_mut_slice().sort_unstable_by_key(|m| (m.is_drop(), m.to().index()));
         }
-        let check_futile = !or_node && self.futile_rule && !pos.checkers().more_than_one();
+        let mut keys = std::mem::take(&mut self.child_keys);
+        keys.clear();
         for &mv in list.iter() {
-            let futile = check_futile && is_futile_interposition(pos, mv);
-            let child_remaining = if or_node || !futile { remaining - 1 } else { UNBOUNDED };
             pos.do_move(mv);
-            let child = self.child_state(pos, mv, futile, child_remaining);
+            let k = ChildKey {
+                key: pos.key(),
+                board_key: pos.board_key(),
+                hand: pos.hand(self.attacker),
+            };
             pos.undo_move(mv);
+            self.tt.prefetch(k.board_key);
+            keys.push(k);
+        }
+        let check_futile = !or_node && self.futile_rule && !pos.checkers().more_than_one();
+        for (&mv, k) in list.iter().zip(keys.iter()) {
+            let futile = check_futile && is_futile_interposition(pos, mv);
+            let child_remaining =
+                if or_node || !futile { remaining.saturating_sub(1) } else { UNBOUNDED };
+            let child = self.child_state(pos, mv, k, !or_node, futile, child_remaining);
             self.children.push(child);
             if (or_node && child.pn == 0) || (!or_node && child.dn == 0) {
                 break;
             }
         }
+        self.child_keys = keys;
     }
 
-    /// What is known of the child position `pos` (reached by `mv`) before searching it.
-    fn child_state(&mut self, pos: &Position, mv: Move, futile: bool, remaining: u16) -> Child {
+    /// What is known of the child reached from `pos` by `mv` (keys in `k`) before
+    /// searching it. The move is played only when the table has nothing to say
+    /// about a defender child.
+    fn child_state(
+        &mut self,
+        pos: &mut Position,
+        mv: Move,
+        k: &ChildKey,
+        child_is_or: bool,
+        futile: bool,
+        remaining: u16,
+    ) -> Child {
         let mut c =
             Child { mv, pn: 1, dn: 1, proof_len: 0, disproved_below: 0, rep_ply: NO_REP, futile };
-        if let Some(&rep) = self.path.get(&pos.key()) {
+        if let Some(&rep) = self.path.get(&k.key) {
             c.pn = INF;
             c.dn = 0;
             c.disproved_below = ALWAYS;
             c.rep_ply = rep;
             return c;
         }
-        let child_is_or = pos.side_to_move() == self.attacker;
-        match self.tt.probe(pos.board_key(), pos.hand(self.attacker), remaining) {
+        match self.tt.probe(k.board_key, k.hand, remaining) {
             Probe::Proven { len } => {
                 c.pn = 0;
                 c.dn = INF;
@@ -269,13 +310,15 @@ impl<'a> Search<'a> {
         }
         // A defender node: its number of evasions is the initial proof number, and
         // none means the move mates.
+        pos.do_move(mv);
         let mut evasions = MoveList::new();
         generate_evasions(pos, &mut evasions);
+        pos.undo_move(mv);
         if evasions.is_empty() {
             c.pn = 0;
             c.dn = INF;
             c.proof_len = 0;
-            self.tt.store(pos.board_key(), pos.hand(self.attacker), Record::Proven { len: 0 }, 1);
+            self.tt.store(k.board_key, k.hand, Record::Proven { len: 0 }, 1);
         } else if remaining == 0 {
             c.pn = INF;
             c.dn = 0;

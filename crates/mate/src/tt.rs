@@ -14,6 +14,12 @@
 //! generation) count as empty. A new proof or disproof also frees the entries of
 //! the same board that it makes redundant.
 //!
+//! Layout: 32-byte entries, four to a 128-byte cluster (two cache lines), in one
+//! zeroed allocation aligned to 2 MiB and advised for huge pages on Linux (random
+//! probes into a large table otherwise miss the TLB as well as the cache). The
+//! search prefetches the clusters of all children of a node before probing them.
+//! Proof and disproof numbers are stored in 32 bits, saturating.
+//!
 //! Results that depend on the search depth are stored with it: a proof with its
 //! length (valid when at least that many plies remain) and a disproof with the
 //! depth below which it holds (`disproved_below`; `u16::MAX`: at any depth).
@@ -28,14 +34,17 @@ pub const ALWAYS: u16 = u16::MAX;
 /// Entries per cluster.
 const CLUSTER: usize = 4;
 
+/// 32 bytes: proof and disproof numbers are kept in 32 bits (saturating; the
+/// largest value reads back as infinity), which is plenty for estimates; proofs and
+/// disproofs themselves live in `proof_len` and `disproved_below`.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
 struct Entry {
     board_key: u64,
-    pn: Pn,
-    dn: Pn,
     /// The attacker's hand.
     hand: Hand,
+    pn: u32,
+    dn: u32,
     /// Nodes searched below this entry (saturating); 0 marks an empty slot.
     work: u32,
     /// Length of the shortest proof known; `NO_PROOF` if none.
@@ -67,9 +76,95 @@ pub enum Probe {
     Missing,
 }
 
+/// A pn or dn as stored: 32 bits, saturating.
+#[inline(always)]
+fn pack(x: Pn) -> u32 {
+    x.min(u32::MAX as Pn) as u32
+}
+
+/// A stored pn or dn read back; the saturated value is infinity.
+#[inline(always)]
+fn unpack(x: u32) -> Pn {
+    if x == u32::MAX {
+        crate::pn::INF
+    } else {
+        x as Pn
+    }
+}
+
+/// One cluster: 128 bytes, aligned to two cache lines.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(128))]
+struct Cluster([Entry; CLUSTER]);
+
+/// The clusters, in memory allocated zeroed (an all-zero entry is empty) and
+/// aligned to 2 MiB, so that Linux can back large tables with huge pages (fewer
+/// TLB misses on random probes).
+struct Storage {
+    ptr: std::ptr::NonNull<Cluster>,
+    len: usize,
+    layout: std::alloc::Layout,
+}
+
+// The storage is owned memory like a `Vec`.
+unsafe impl Send for Storage {}
+unsafe impl Sync for Storage {}
+
+const HUGE_PAGE: usize = 2 << 20;
+
+impl Storage {
+    fn new(len: usize) -> Storage {
+        let bytes = len * std::mem::size_of::<Cluster>();
+        let align = if bytes >= HUGE_PAGE { HUGE_PAGE } else { std::mem::align_of::<Cluster>() };
+        let layout = std::alloc::Layout::from_size_align(bytes, align).expect("table layout");
+        // SAFETY: the layout has a non-zero size (len >= 1); zeroed clusters are
+        // valid values (plain integers).
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Cluster;
+        let Some(ptr) = std::ptr::NonNull::new(raw) else { std::alloc::handle_alloc_error(layout) };
+        advise_huge_pages(raw as *mut u8, bytes);
+        Storage { ptr, len, layout }
+    }
+
+    #[inline(always)]
+    fn as_slice(&self) -> &[Cluster] {
+        // SAFETY: `ptr` holds `len` initialised clusters for the life of `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    #[inline(always)]
+    fn as_mut_slice(&mut self) -> &mut [Cluster] {
+        // SAFETY: as above, and `&mut self` makes the access unique.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Storage {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
+    extern "C" {
+        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+    }
+    const MADV_HUGEPAGE: i32 = 14;
+    if bytes >= HUGE_PAGE {
+        // SAFETY: the range is one allocation of ours; the advice is only a hint
+        // and its failure is harmless.
+        unsafe {
+            madvise(ptr as *mut std::ffi::c_void, bytes, MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: *mut u8, _: usize) {}
+
 pub struct Table {
-    entries: Vec<Entry>,
-    clusters: usize,
+    clusters: Storage,
     generation: u16,
 }
 
@@ -77,8 +172,8 @@ impl Table {
     /// A table of `mb` mebibytes (at least one cluster).
     pub fn new(mb: usize) -> Table {
         let bytes = mb.saturating_mul(1 << 20);
-        let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
-        Table { entries: vec![Entry::default(); clusters * CLUSTER], clusters, generation: 1 }
+        let clusters = (bytes / std::mem::size_of::<Cluster>()).max(1);
+        Table { clusters: Storage::new(clusters), generation: 1 }
     }
 
     /// Forgets everything in O(1): entries of older generations count as empty.
@@ -86,20 +181,47 @@ impl Table {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             // After 65,535 searches the counter wraps: clear once for real.
-            self.entries.fill(Entry::default());
+            self.clusters.as_mut_slice().fill(Cluster::default());
             self.generation = 1;
         }
     }
 
     /// Bytes held by the table.
     pub fn size_bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry>()
+        self.clusters.len * std::mem::size_of::<Cluster>()
     }
 
     #[inline(always)]
-    fn cluster(&self, board_key: u64) -> std::ops::Range<usize> {
-        let index = ((board_key as u128 * self.clusters as u128) >> 64) as usize;
-        index * CLUSTER..(index + 1) * CLUSTER
+    fn index(&self, board_key: u64) -> usize {
+        ((board_key as u128 * self.clusters.len as u128) >> 64) as usize
+    }
+
+    #[inline(always)]
+    fn cluster(&self, board_key: u64) -> &[Entry; CLUSTER] {
+        &self.clusters.as_slice()[self.index(board_key)].0
+    }
+
+    #[inline(always)]
+    fn cluster_mut(&mut self, board_key: u64) -> &mut [Entry; CLUSTER] {
+        let i = self.index(board_key);
+        &mut self.clusters.as_mut_slice()[i].0
+    }
+
+    /// Starts loading the cluster of `board_key` into the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, board_key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.cluster(board_key).as_ptr() as *const i8;
+            // SAFETY: a prefetch is only a hint; the address is inside the table.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch(p, _MM_HINT_T0);
+                _mm_prefetch(p.wrapping_add(64), _MM_HINT_T0);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = board_key;
     }
 
     #[inline(always)]
@@ -116,7 +238,7 @@ impl Table {
         // a stronger one at least as much disproof.
         let mut pn_floor: Pn = 0;
         let mut dn_floor: Pn = 0;
-        for e in &self.entries[self.cluster(board_key)] {
+        for e in self.cluster(board_key) {
             if e.board_key != board_key || !self.is_live(e) {
                 continue;
             }
@@ -129,11 +251,11 @@ impl Table {
                 disproved_below = disproved_below.max(e.disproved_below);
             }
             if e.hand == hand {
-                exact = Some((e.pn, e.dn));
+                exact = Some((unpack(e.pn), unpack(e.dn)));
             } else if we_have_less {
-                pn_floor = pn_floor.max(e.pn);
+                pn_floor = pn_floor.max(unpack(e.pn));
             } else if we_have_more {
-                dn_floor = dn_floor.max(e.dn);
+                dn_floor = dn_floor.max(unpack(e.dn));
             }
         }
         if best_len != NO_PROOF {
@@ -151,13 +273,12 @@ impl Table {
 
     /// Stores what a search learnt; `work` is the number of nodes it took.
     pub fn store(&mut self, board_key: u64, hand: Hand, record: Record, work: u64) {
-        let range = self.cluster(board_key);
         let generation = self.generation;
         let work = work.clamp(1, u32::MAX as u64) as u32;
         // Forget entries of this board that the new result makes redundant.
         match record {
             Record::Proven { len } => {
-                for e in &mut self.entries[range.clone()] {
+                for e in self.cluster_mut(board_key).iter_mut() {
                     if e.board_key == board_key
                         && e.generation == generation
                         && e.hand != hand
@@ -170,7 +291,7 @@ impl Table {
                 }
             }
             Record::Disproven { below } => {
-                for e in &mut self.entries[range.clone()] {
+                for e in self.cluster_mut(board_key).iter_mut() {
                     if e.board_key == board_key
                         && e.generation == generation
                         && e.hand != hand
@@ -184,10 +305,9 @@ impl Table {
             }
             Record::Unknown { .. } => {}
         }
-        let mut victim = range.start;
+        let mut victim = 0;
         let mut victim_work = u32::MAX;
-        for i in range {
-            let e = &self.entries[i];
+        for (i, e) in self.cluster(board_key).iter().enumerate() {
             let live = self.is_live(e);
             if live && e.board_key == board_key && e.hand == hand {
                 victim = i;
@@ -199,7 +319,7 @@ impl Table {
                 victim_work = w;
             }
         }
-        let e = &mut self.entries[victim];
+        let e = &mut self.cluster_mut(board_key)[victim];
         if !(e.work != 0
             && e.generation == generation
             && e.board_key == board_key
@@ -220,8 +340,8 @@ impl Table {
         e.work = e.work.saturating_add(work);
         match record {
             Record::Unknown { pn, dn } => {
-                e.pn = pn;
-                e.dn = dn;
+                e.pn = pack(pn);
+                e.dn = pack(dn);
             }
             // A proof or disproof leaves the estimates alone: they are what a search
             // with less depth than the proof needs (or more than the disproof
@@ -233,8 +353,9 @@ impl Table {
 
     /// Permille of the first thousand slots in use (the USI `hashfull`).
     pub fn hashfull(&self) -> u32 {
-        let n = self.entries.len().min(1000);
-        let used = self.entries[..n].iter().filter(|e| self.is_live(e)).count();
+        let clusters = &self.clusters.as_slice()[..self.clusters.len.min(250)];
+        let n = clusters.len() * CLUSTER;
+        let used = clusters.iter().flat_map(|c| c.0.iter()).filter(|e| self.is_live(e)).count();
         (used * 1000 / n.max(1)) as u32
     }
 }
@@ -250,6 +371,15 @@ mod tests {
             h.add(k);
         }
         h
+    }
+
+    #[test]
+    fn entries_are_32_bytes_and_clusters_two_cache_lines() {
+        assert_eq!(std::mem::size_of::<Entry>(), 32);
+        assert_eq!(std::mem::size_of::<Cluster>(), 128);
+        assert_eq!(pack(crate::pn::INF), u32::MAX);
+        assert_eq!(unpack(pack(crate::pn::INF)), crate::pn::INF);
+        assert_eq!(unpack(pack(12345)), 12345);
     }
 
     #[test]

@@ -8,7 +8,9 @@ use std::time::Duration;
 
 /// Solves `pos` within `time` (`None`: infinite, until `stop` is set) and returns
 /// the USI line: `checkmate <moves>`, `checkmate nomate` (only when proven) or
-/// `checkmate timeout`.
+/// `checkmate timeout`; `checkmate notimplemented` for a position that is not a
+/// mating problem (the side not to move in check, or without a king). When the side
+/// to move is in check, the mate starts with its reply.
 pub fn go_mate_answer(
     solver: &mut Solver,
     pos: &Position,
@@ -23,5 +25,6 @@ pub fn go_mate_answer(
         }
         MateResult::NoMate => "checkmate nomate".to_string(),
         MateResult::Timeout => "checkmate timeout".to_string(),
+        MateResult::Invalid(_) => "checkmate notimplemented".to_string(),
     }
 }

@@ -17,10 +17,11 @@ pub enum MateEnd {
     OnlyFutileInterpositions,
 }
 
-/// Checks `pv` (moves from `pos`, the attacker to move).
+/// Checks `pv`, moves from `pos`: the attacker's first, or the defender's when the
+/// side to move is in check (a problem with the defender to move).
 pub fn verify_mate(pos: &Position, pv: &[Move], futile_rule: bool) -> Result<MateEnd, String> {
     let mut pos = pos.clone();
-    let attacker = pos.side_to_move();
+    let attacker = if pos.in_check() { pos.side_to_move().flip() } else { pos.side_to_move() };
     let mut seen = HashSet::new();
     seen.insert(pos.key());
     for (i, &m) in pv.iter().enumerate() {

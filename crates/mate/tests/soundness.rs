@@ -1,0 +1,293 @@
+//! Soundness of the solver's answers, beyond the problem sets:
+//! - problems with the defender to move (the root is a defender node);
+//! - `nomate` answers certified by `mate::certify` (a closed set of positions the
+//!   defender never has to leave), independent of how the search handled
+//!   repetitions, depth bounds and hand superiority;
+//! - positions full of repetitions (a lone dragon, a dragon and a gold) compared
+//!   with a plain exhaustive search;
+//! - hand superiority inside the search: a result for one hand answers the same
+//!   board with a stronger (proof) or weaker (disproof) attacker at once.
+
+use mate::pn::INF;
+use mate::problem::{parse_problems, Problem};
+use mate::search::{Search, UNBOUNDED};
+use mate::tt::Table;
+use mate::{verify_mate, Limits, MateResult, Solver};
+use shogi::movegen::{generate_checks, generate_evasions};
+use shogi::{MoveList, Position};
+use std::path::PathBuf;
+
+fn load(name: &str) -> Vec<Problem> {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/tsume").join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (the data lives in ../shared/data)", path.display()));
+    parse_problems(&text).expect("the problem file parses")
+}
+
+/// Plain exhaustive search: can the attacker (to move) mate within `plies`,
+/// counting every reply (no futile-interposition rule)?
+fn mate_within(pos: &mut Position, plies: u32) -> bool {
+    if plies == 0 {
+        return false;
+    }
+    let mut checks = MoveList::new();
+    generate_checks(pos, &mut checks);
+    checks.iter().any(|&m| {
+        pos.do_move(m);
+        let mated = all_replies_mated(pos, plies - 1);
+        pos.undo_move(m);
+        mated
+    })
+}
+
+fn all_replies_mated(pos: &mut Position, plies: u32) -> bool {
+    let mut replies = MoveList::new();
+    generate_evasions(pos, &mut replies);
+    if replies.is_empty() {
+        return true;
+    }
+    plies > 0
+        && replies.iter().all(|&m| {
+            pos.do_move(m);
+            let mated = mate_within(pos, plies - 1);
+            pos.undo_move(m);
+            mated
+        })
+}
+
+fn counted_limits() -> Limits {
+    Limits { nodes: Some(300_000), futile_rule: false, ..Limits::default() }
+}
+
+#[test]
+fn defender_to_move_is_searched_from_the_defender_node() {
+    // After the first move of a 3- or 5-ply problem the defender is to move (in
+    // check): the answer is the mate two plies shorter, defender's reply first.
+    let mut solver = Solver::new(16);
+    for file in ["tsume_3ply.txt", "tsume_5ply.txt"] {
+        for p in load(file).into_iter().step_by(40) {
+            let expected = p.expected_pv.as_ref().expect("the set gives the mate");
+            let mut pos = Position::from_sfen(&p.sfen).unwrap();
+            let first = pos.parse_usi_move(&expected[0]).unwrap();
+            pos.do_move(first);
+            let report = solver.solve(&pos, &Limits::default());
+            let MateResult::Mate(pv) = &report.result else {
+                panic!("line {}: {:?} with the defender to move", p.line, report.result);
+            };
+            assert_eq!(report.attacker, Some(pos.side_to_move().flip()), "line {}", p.line);
+            verify_mate(&pos, pv, true).unwrap_or_else(|e| panic!("line {}: {e}", p.line));
+            assert_eq!(pv.len(), expected.len() - 1, "line {}: {pv:?}", p.line);
+            assert!(report.shortest_proven, "line {}", p.line);
+        }
+    }
+}
+
+#[test]
+fn a_defender_already_mated_is_mate_in_zero_and_no_king_is_invalid() {
+    let mated = Position::from_sfen("4k4/4G4/4P4/9/9/9/9/9/9 w - 1").unwrap();
+    let report = Solver::new(1).solve(&mated, &Limits::default());
+    assert_eq!(report.result, MateResult::Mate(vec![]));
+    let no_king = Position::from_sfen("9/9/9/9/9/9/9/9/4K4 b G 1").unwrap();
+    let report = Solver::new(1).solve(&no_king, &Limits::default());
+    assert!(matches!(report.result, MateResult::Invalid(_)), "{:?}", report.result);
+}
+
+#[test]
+fn perpetual_checks_without_mate_are_certified_nomate() {
+    // A lone dragon (or horse) checks forever but cannot mate; every line repeats.
+    let mut solver = Solver::new(16);
+    for sfen in
+        ["8k/9/9/9/9/9/9/9/+R8 b - 1", "9/9/9/9/4k4/9/9/9/1+B7 b - 1", "8k/9/9/9/9/9/9/9/+R8 b P 1"]
+    {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let report = solver.solve(&pos, &Limits::default());
+        assert_eq!(report.result, MateResult::NoMate, "{sfen}");
+        assert!(solver.certify_nomate(&pos, 1_000_000).is_some(), "{sfen}: no certificate");
+    }
+}
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A sparse position near a corner: the White king, a few Black pieces (often a
+/// dragon or horse, so that checks can go round in circles), a White defender or
+/// two, and a small Black hand. `None` when the SFEN is not legal.
+fn sparse_position(rng: &mut Rng) -> Option<Position> {
+    let mut board = [[' '; 9]; 9];
+    let mut place = |rng: &mut Rng, piece: char, rows: usize| -> bool {
+        for _ in 0..20 {
+            let (r, f) = (rng.below(rows), 5 + rng.below(4));
+            if board[r][f] == ' ' {
+                board[r][f] = piece;
+                return true;
+            }
+        }
+        false
+    };
+    let mut pieces: Vec<char> = vec!['k'];
+    pieces.push(['D', 'H', 'R', 'B'][rng.below(4)]);
+    for _ in 0..rng.below(3) {
+        pieces.push(['G', 'S', 'N', 'L', 'P', 'g', 's', 'p'][rng.below(8)]);
+    }
+    for &p in &pieces {
+        if !place(rng, p, if p == 'k' { 3 } else { 6 }) {
+            return None;
+        }
+    }
+    let mut rows = Vec::new();
+    for row in board.iter() {
+        let mut s = String::new();
+        let mut empty = 0;
+        for &c in row.iter() {
+            if c == ' ' {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+                empty = 0;
+            }
+            s += match c {
+                'D' => "+R",
+                'H' => "+B",
+                _ => "",
+            };
+            if c != 'D' && c != 'H' {
+                s.push(c);
+            }
+        }
+        if empty > 0 {
+            s += &empty.to_string();
+        }
+        rows.push(s);
+    }
+    let hand = ["-", "G", "S", "P", "GS", "N", "L"][rng.below(7)];
+    Position::from_sfen(&format!("{} b {hand} 1", rows.join("/"))).ok()
+}
+
+#[test]
+fn sparse_positions_with_cycles_agree_with_exhaustive_search() {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut solver = Solver::new(16);
+    let (mut mates, mut nomates, mut certified, mut tried) = (0, 0, 0, 0);
+    while tried < 120 {
+        let Some(mut pos) = sparse_position(&mut rng) else {
+            continue;
+        };
+        if pos.in_check() {
+            continue;
+        }
+        tried += 1;
+        let sfen = pos.to_sfen();
+        let report = solver.solve(&pos, &counted_limits());
+        match &report.result {
+            MateResult::Mate(pv) => {
+                verify_mate(&pos, pv, false).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+                let len = pv.len() as u32;
+                if len <= 5 {
+                    assert!(mate_within(&mut pos, len), "{sfen}: {len} plies do not mate");
+                }
+                if (3..=7).contains(&len) && report.shortest_proven {
+                    assert!(!mate_within(&mut pos, len - 2), "{sfen}: shorter than {len}");
+                }
+                mates += 1;
+            }
+            MateResult::NoMate => {
+                assert!(!mate_within(&mut pos, 5), "{sfen}: nomate, but a mate in 5 exists");
+                if solver.certify_nomate(&pos, 200_000).is_some() {
+                    certified += 1;
+                }
+                nomates += 1;
+            }
+            MateResult::Timeout => {}
+            other => panic!("{sfen}: {other:?}"),
+        }
+    }
+    eprintln!("{mates} mates, {nomates} nomates ({certified} certified)");
+    assert!(mates >= 10 && nomates >= 10, "{mates} mates, {nomates} nomates");
+    // The certificate's tries are not exhaustive (it may give up on a true
+    // `nomate`), but it never closes around a position with a mate.
+    assert!(certified * 2 >= nomates, "only {certified} of {nomates} nomates certified");
+}
+
+/// Solves `pos` with `search` at the root, as `Solver::solve` does.
+fn root_search(search: &mut Search, pos: &mut Position) -> (bool, bool, u64) {
+    search.path.clear();
+    search.path.insert(pos.key(), 0);
+    let before = search.nodes;
+    let o = search.mid(pos, INF, INF, UNBOUNDED, 0);
+    (o.is_proven(), o.is_disproven(), search.nodes - before)
+}
+
+#[test]
+fn hand_superiority_answers_other_hands_from_the_table() {
+    let mut table = Table::new(16);
+    table.new_search();
+    // A 5-ply problem: proven with its hand; then, with a pawn moved from the
+    // defender's hand to the attacker's, the first check already finds its proof.
+    let p = load("tsume_5ply.txt")
+        .into_iter()
+        .find(|p| p.sfen.split_whitespace().nth(2).is_some_and(|h| h.contains('p')))
+        .expect("a problem where the defender holds a pawn");
+    let mut pos = Position::from_sfen(&p.sfen).unwrap();
+    let attacker = pos.side_to_move();
+    let mut search = Search::new(&mut table, attacker);
+    let (proven, _, fresh_nodes) = root_search(&mut search, &mut pos);
+    assert!(proven);
+    let richer = give_attacker(&p.sfen, 'p');
+    let mut pos2 = Position::from_sfen(&richer).unwrap_or_else(|e| panic!("{richer}: {e}"));
+    let (proven, _, nodes) = root_search(&mut search, &mut pos2);
+    assert!(proven, "{richer}");
+    assert!(nodes <= 2 && fresh_nodes > 2, "{nodes} nodes with more, {fresh_nodes} fresh");
+
+    // Gold and silver in hand cannot mate a king in the open; with the gold alone,
+    // every check leads to a board the table has disproven with more in hand.
+    let mut table = Table::new(1);
+    table.new_search();
+    let mut gs = Position::from_sfen("9/9/9/9/4k4/9/9/9/9 b GS 1").unwrap();
+    let mut search = Search::new(&mut table, attacker);
+    let (_, disproven, fresh_nodes) = root_search(&mut search, &mut gs);
+    assert!(disproven);
+    let mut g = Position::from_sfen("9/9/9/9/4k4/9/9/9/9 b G 1").unwrap();
+    let (_, disproven, nodes) = root_search(&mut search, &mut g);
+    assert!(disproven);
+    assert!(nodes == 1 && fresh_nodes > 1, "{nodes} nodes with less, {fresh_nodes} fresh");
+}
+
+/// The SFEN with one piece `letter` (lower case) moved from White's hand to Black's.
+fn give_attacker(sfen: &str, letter: char) -> String {
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    let mut counts = std::collections::BTreeMap::new();
+    let mut n = 0u32;
+    for c in fields[2].chars() {
+        if let Some(d) = c.to_digit(10) {
+            n = n * 10 + d;
+        } else if c != '-' {
+            *counts.entry(c).or_insert(0) += n.max(1);
+            n = 0;
+        }
+    }
+    *counts.get_mut(&letter).expect("White holds the piece") -= 1;
+    *counts.entry(letter.to_ascii_uppercase()).or_insert(0) += 1;
+    let mut hand = String::new();
+    for c in "RBGSNLPrbgsnlp".chars() {
+        match counts.get(&c).copied().unwrap_or(0) {
+            0 => {}
+            1 => hand.push(c),
+            k => hand += &format!("{k}{c}"),
+        }
+    }
+    format!("{} {} {} 1", fields[0], fields[1], hand)
+}
