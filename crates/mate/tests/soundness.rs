@@ -9,12 +9,14 @@
 //!   board with a stronger (proof) or weaker (disproof) attacker at once.
 
 use mate::pn::INF;
+mod common;
+
+use common::mate_within;
 use mate::problem::{parse_problems, Problem};
 use mate::search::{Search, UNBOUNDED};
 use mate::tt::Table;
 use mate::{verify_mate, Limits, MateResult, Solver};
-use shogi::movegen::{generate_checks, generate_evasions};
-use shogi::{MoveList, Position};
+use shogi::Position;
 use std::path::PathBuf;
 
 fn load(name: &str) -> Vec<Problem> {
@@ -23,37 +25,6 @@ fn load(name: &str) -> Vec<Problem> {
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e} (the data lives in ../shared/data)", path.display()));
     parse_problems(&text).expect("the problem file parses")
-}
-
-/// Plain exhaustive search: can the attacker (to move) mate within `plies`,
-/// counting every reply (no futile-interposition rule)?
-fn mate_within(pos: &mut Position, plies: u32) -> bool {
-    if plies == 0 {
-        return false;
-    }
-    let mut checks = MoveList::new();
-    generate_checks(pos, &mut checks);
-    checks.iter().any(|&m| {
-        pos.do_move(m);
-        let mated = all_replies_mated(pos, plies - 1);
-        pos.undo_move(m);
-        mated
-    })
-}
-
-fn all_replies_mated(pos: &mut Position, plies: u32) -> bool {
-    let mut replies = MoveList::new();
-    generate_evasions(pos, &mut replies);
-    if replies.is_empty() {
-        return true;
-    }
-    plies > 0
-        && replies.iter().all(|&m| {
-            pos.do_move(m);
-            let mated = mate_within(pos, plies - 1);
-            pos.undo_move(m);
-            mated
-        })
 }
 
 fn counted_limits() -> Limits {

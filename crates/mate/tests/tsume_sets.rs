@@ -3,11 +3,13 @@
 //! replayed by the rules core; positions made mateless by taking the key piece away
 //! answer `nomate`, cross-checked by a plain exhaustive search.
 
+mod common;
+
+use common::mate_within;
 use mate::problem::{parse_problems, Problem};
 use mate::verify::verify_usi_mate;
 use mate::{verify_mate, Limits, MateResult, Solver};
-use shogi::movegen::{generate_checks, generate_evasions};
-use shogi::{MoveList, Position};
+use shogi::Position;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -73,37 +75,6 @@ fn nine_ply_sample_at_stated_length() {
 #[test]
 fn eleven_ply_sample_at_stated_length() {
     solve_sample("tsume_11ply.txt", 50);
-}
-
-/// Plain exhaustive search, independent of df-pn and its table: can the attacker
-/// mate within `plies`?
-fn mate_within(pos: &mut Position, plies: u32) -> bool {
-    if plies == 0 {
-        return false;
-    }
-    let mut checks = MoveList::new();
-    generate_checks(pos, &mut checks);
-    checks.iter().any(|&m| {
-        pos.do_move(m);
-        let mated = all_replies_mated(pos, plies - 1);
-        pos.undo_move(m);
-        mated
-    })
-}
-
-fn all_replies_mated(pos: &mut Position, plies: u32) -> bool {
-    let mut replies = MoveList::new();
-    generate_evasions(pos, &mut replies);
-    if replies.is_empty() {
-        return true;
-    }
-    plies > 0
-        && replies.iter().all(|&m| {
-            pos.do_move(m);
-            let mated = mate_within(pos, plies - 1);
-            pos.undo_move(m);
-            mated
-        })
 }
 
 /// The SFEN with one piece of `letter` (upper case) moved from the attacker's hand
