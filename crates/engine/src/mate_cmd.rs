@@ -201,6 +201,11 @@ fn problem_line(problem: &Problem, report: &Report, verdict: Verdict, note: &str
         Some((len, t)) => format!(" (first mate {len} at {:.3} s)", t.as_secs_f64()),
         None => String::new(),
     };
+    let first = if report.lengths.len() > 1 {
+        format!("{first} (lengths {})", lengths_text(report))
+    } else {
+        first
+    };
     format!(
         "{name}: {} ({}) {:.3} s{first} {} nodes {}{}",
         answer_word(report),
@@ -212,6 +217,13 @@ fn problem_line(problem: &Problem, report: &Report, verdict: Verdict, note: &str
     )
 }
 
+/// The mate lengths proven over time: `1585@71.1s 1561@90.2s ...`.
+fn lengths_text(report: &Report) -> String {
+    let items: Vec<String> =
+        report.lengths.iter().map(|(len, t)| format!("{len}@{:.1}s", t.as_secs_f64())).collect();
+    items.join(" ")
+}
+
 fn single_answer(o: &Outcome) -> String {
     let r = &o.report;
     let mut s = format!("{}\n", answer_word(r));
@@ -220,6 +232,9 @@ fn single_answer(o: &Outcome) -> String {
         s += &format!("shortest {}\n", if r.shortest_proven { "proven" } else { "not proven" });
         if let Some((len, t)) = r.first_mate {
             s += &format!("first mate {len} after {:.3} s\n", t.as_secs_f64());
+        }
+        if r.lengths.len() > 1 {
+            s += &format!("lengths {}\n", lengths_text(r));
         }
     }
     if !o.note.is_empty() {

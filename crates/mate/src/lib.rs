@@ -16,10 +16,12 @@
 
 pub mod certify;
 pub mod futile;
+pub mod hands;
 pub mod pn;
 pub mod problem;
 mod pv;
 pub mod search;
+mod shorten;
 pub mod tt;
 mod usi;
 pub mod verify;
@@ -82,6 +84,8 @@ pub struct Report {
     pub shortest_proven: bool,
     /// Length and time of the first mate proven, before shortening.
     pub first_mate: Option<(usize, Duration)>,
+    /// Every mate length proven, with the time it was proven, first mate first.
+    pub lengths: Vec<(usize, Duration)>,
     pub nodes: u64,
     pub elapsed: Duration,
     /// Permille of the table in use at the end.
@@ -181,6 +185,7 @@ fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
         result: MateResult::NoMate,
         shortest_proven: false,
         first_mate: None,
+        lengths: Vec::new(),
         nodes: 0,
         elapsed: Duration::ZERO,
         hashfull: 0,
@@ -215,6 +220,7 @@ fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
     }
     let mut len = first.proof_len;
     report.first_mate = Some((len as usize, start.elapsed()));
+    report.lengths.push((len as usize, start.elapsed()));
     // On a long search, the line of each mate proven is read out at once and kept:
     // the table may lose it later (when full), and a stopped search still answers
     // with the shortest line it has.
@@ -225,11 +231,27 @@ fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
     }
     let mut exact = !limits.shortest;
     if limits.shortest {
+        // Long mates: shorten cheaply along the line first (see `shorten`), again
+        // along each new line while that helps.
+        while let Some(line) = kept.clone() {
+            match shorten::shorten_along(&mut search, &mut pos, &line) {
+                Some(shorter) if shorter < len && search.abort.is_none() => {
+                    len = shorter;
+                    report.lengths.push((len as usize, start.elapsed()));
+                    match line_of(&mut search, &mut pos, len, false, limits.futile_rule) {
+                        Some(line) => kept = Some(line),
+                        None => break,
+                    }
+                }
+                _ => break,
+            }
+        }
         exact = true;
         while len >= min_len + 2 {
             let shorter = search.mid(&mut pos, INF, INF, len - 2, 0);
             if shorter.is_proven() {
                 len = shorter.proof_len;
+                report.lengths.push((len as usize, start.elapsed()));
                 if big(&search) {
                     if let Some(line) =
                         line_of(&mut search, &mut pos, len, false, limits.futile_rule)

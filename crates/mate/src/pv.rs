@@ -83,7 +83,7 @@ fn walk(
 
 fn proven_len(search: &Search, pos: &Position, remaining: u16) -> Option<u16> {
     match search.tt.probe(pos.board_key(), pos.hand(search.attacker), remaining) {
-        Probe::Proven { len } => Some(len),
+        Probe::Proven { len, .. } => Some(len),
         _ => None,
     }
 }

@@ -12,6 +12,7 @@
 //!   mate in one, found when the parent is expanded), and the 1 + ε threshold.
 
 use crate::futile::is_futile_interposition;
+use crate::hands::{attacker_node_ceiling, before_attacker_move, defender_node_floor};
 use crate::pn::{add, one_plus_epsilon, Pn, INF};
 use crate::tt::{Probe, Record, Table, ALWAYS};
 use shogi::movegen::{generate_checks, generate_evasions};
@@ -37,14 +38,17 @@ pub struct Outcome {
     pub disproved_below: u16,
     /// When disproven through a repetition: the ply of the repeated ancestor.
     rep_ply: u32,
+    /// When proven, the proof hand; when disproven, the disproof hand (see
+    /// [`crate::hands`]).
+    pub hand: Hand,
 }
 
 impl Outcome {
-    fn proven(len: u16) -> Outcome {
-        Outcome { pn: 0, dn: INF, proof_len: len, disproved_below: 0, rep_ply: NO_REP }
+    fn proven(len: u16, hand: Hand) -> Outcome {
+        Outcome { pn: 0, dn: INF, proof_len: len, disproved_below: 0, rep_ply: NO_REP, hand }
     }
-    fn disproven(below: u16, rep_ply: u32) -> Outcome {
-        Outcome { pn: INF, dn: 0, proof_len: 0, disproved_below: below, rep_ply }
+    fn disproven(below: u16, rep_ply: u32, hand: Hand) -> Outcome {
+        Outcome { pn: INF, dn: 0, proof_len: 0, disproved_below: below, rep_ply, hand }
     }
     pub fn is_proven(&self) -> bool {
         self.pn == 0
@@ -63,6 +67,8 @@ struct Child {
     proof_len: u16,
     disproved_below: u16,
     rep_ply: u32,
+    /// Proof or disproof hand once decided, as after the move.
+    hand: Hand,
     /// A futile interposition: its length does not count, and it is searched
     /// without depth bound.
     futile: bool,
@@ -162,13 +168,17 @@ impl<'a> Search<'a> {
         let or_node = pos.side_to_move() == self.attacker;
         if or_node && remaining == 0 {
             // No ply left to give mate (a bounded search while reading a line out).
-            return Outcome::disproven(1, NO_REP);
+            return Outcome::disproven(1, NO_REP, pos.hand(self.attacker));
         }
         let start_nodes = self.nodes;
         let base = self.children.len();
         self.expand(pos, or_node, remaining);
         if self.children.len() == base {
-            return if or_node { Outcome::disproven(ALWAYS, NO_REP) } else { Outcome::proven(0) };
+            return if or_node {
+                Outcome::disproven(ALWAYS, NO_REP, attacker_node_ceiling(pos, self.attacker))
+            } else {
+                Outcome::proven(0, defender_node_floor(pos, self.attacker))
+            };
         }
         loop {
             let s = self.summarize(base, or_node);
@@ -195,21 +205,22 @@ impl<'a> Search<'a> {
             c.proof_len = r.proof_len;
             c.disproved_below = r.disproved_below;
             c.rep_ply = r.rep_ply;
+            c.hand = r.hand;
         }
-        let outcome = self.conclude(base, or_node, ply);
+        let outcome = self.conclude(pos, base, or_node, ply);
         self.children.truncate(base);
         let work = self.nodes - start_nodes + 1;
-        let hand = pos.hand(self.attacker);
         if outcome.is_proven() {
-            self.tt.store(pos.board_key(), hand, Record::Proven { len: outcome.proof_len }, work);
+            let record = Record::Proven { len: outcome.proof_len };
+            self.tt.store(pos.board_key(), outcome.hand, record, work);
         } else if outcome.is_disproven() {
             if outcome.rep_ply == NO_REP {
                 let record = Record::Disproven { below: outcome.disproved_below };
-                self.tt.store(pos.board_key(), hand, record, work);
+                self.tt.store(pos.board_key(), outcome.hand, record, work);
             }
         } else {
             let record = Record::Unknown { pn: outcome.pn, dn: outcome.dn };
-            self.tt.store(pos.board_key(), hand, record, work);
+            self.tt.store(pos.board_key(), pos.hand(self.attacker), record, work);
         }
         outcome
     }
@@ -268,9 +279,18 @@ impl<'a> Search<'a> {
         futile: bool,
         remaining: u16,
     ) -> Child {
-        let mut c =
-            Child { mv, pn: 1, dn: 1, proof_len: 0, disproved_below: 0, rep_ply: NO_REP, futile };
+        let mut c = Child {
+            mv,
+            pn: 1,
+            dn: 1,
+            proof_len: 0,
+            disproved_below: 0,
+            rep_ply: NO_REP,
+            hand: k.hand,
+            futile,
+        };
         if let Some(&rep) = self.path.get(&k.key) {
+            // Only this very hand repeats: the disproof hand is the hand itself.
             c.pn = INF;
             c.dn = 0;
             c.disproved_below = ALWAYS;
@@ -278,16 +298,18 @@ impl<'a> Search<'a> {
             return c;
         }
         match self.tt.probe(k.board_key, k.hand, remaining) {
-            Probe::Proven { len } => {
+            Probe::Proven { len, hand } => {
                 c.pn = 0;
                 c.dn = INF;
                 c.proof_len = len;
+                c.hand = hand;
                 return c;
             }
-            Probe::Disproven { below } => {
+            Probe::Disproven { below, hand } => {
                 c.pn = INF;
                 c.dn = 0;
                 c.disproved_below = below;
+                c.hand = hand;
                 return c;
             }
             Probe::Unknown { pn, dn } => {
@@ -313,12 +335,16 @@ impl<'a> Search<'a> {
         pos.do_move(mv);
         let mut evasions = MoveList::new();
         generate_evasions(pos, &mut evasions);
+        let mated = evasions.is_empty();
+        if mated {
+            c.hand = defender_node_floor(pos, self.attacker);
+        }
         pos.undo_move(mv);
-        if evasions.is_empty() {
+        if mated {
             c.pn = 0;
             c.dn = INF;
             c.proof_len = 0;
-            self.tt.store(k.board_key, k.hand, Record::Proven { len: 0 }, 1);
+            self.tt.store(k.board_key, c.hand, Record::Proven { len: 0 }, 1);
         } else if remaining == 0 {
             c.pn = INF;
             c.dn = 0;
@@ -399,16 +425,30 @@ impl<'a> Search<'a> {
     }
 
     /// The node's outcome from its children once the loop has ended.
-    fn conclude(&self, base: usize, or_node: bool, ply: u32) -> Outcome {
+    fn conclude(&self, pos: &Position, base: usize, or_node: bool, ply: u32) -> Outcome {
         let children = &self.children[base..];
         let s = self.summarize(base, or_node);
         let mut outcome = if s.pn == 0 {
-            let len = if or_node {
-                children.iter().filter(|c| c.pn == 0).map(|c| c.proof_len).min().unwrap_or(0) + 1
+            if or_node {
+                // The shortest proven child gives the length and the proof hand.
+                let c = children
+                    .iter()
+                    .filter(|c| c.pn == 0)
+                    .min_by_key(|c| c.proof_len)
+                    .expect("a proven attacker node has a proven child");
+                Outcome::proven(c.proof_len + 1, before_attacker_move(c.hand, c.mv))
             } else {
-                children.iter().filter(|c| !c.futile).map(|c| c.proof_len + 1).max().unwrap_or(0)
-            };
-            Outcome::proven(len)
+                let len = children
+                    .iter()
+                    .filter(|c| !c.futile)
+                    .map(|c| c.proof_len + 1)
+                    .max()
+                    .unwrap_or(0);
+                let hand = children
+                    .iter()
+                    .fold(defender_node_floor(pos, self.attacker), |h, c| h.max_each(c.hand));
+                Outcome::proven(len, hand)
+            }
         } else if s.dn == 0 {
             let disproved = children.iter().filter(|c| c.dn == 0);
             let deeper = |c: &Child| {
@@ -420,20 +460,30 @@ impl<'a> Search<'a> {
             };
             if or_node {
                 let below = disproved.clone().map(deeper).min().unwrap_or(ALWAYS);
-                let rep = disproved.map(|c| c.rep_ply).min().unwrap_or(NO_REP);
-                Outcome::disproven(below, rep)
+                let rep = disproved.clone().map(|c| c.rep_ply).min().unwrap_or(NO_REP);
+                let hand = disproved.fold(attacker_node_ceiling(pos, self.attacker), |h, c| {
+                    h.min_each(before_attacker_move(c.hand, c.mv))
+                });
+                Outcome::disproven(below, rep, hand)
             } else {
                 // Prefer the refutation that depends on neither path nor depth.
                 let c = disproved
                     .min_by_key(|c| (c.rep_ply != NO_REP, std::cmp::Reverse(c.disproved_below)))
                     .copied();
                 match c {
-                    Some(c) => Outcome::disproven(deeper(&c), c.rep_ply),
-                    None => Outcome::disproven(ALWAYS, NO_REP),
+                    Some(c) => Outcome::disproven(deeper(&c), c.rep_ply, c.hand),
+                    None => Outcome::disproven(ALWAYS, NO_REP, pos.hand(self.attacker)),
                 }
             }
         } else {
-            Outcome { pn: s.pn, dn: s.dn, proof_len: 0, disproved_below: 0, rep_ply: NO_REP }
+            Outcome {
+                pn: s.pn,
+                dn: s.dn,
+                proof_len: 0,
+                disproved_below: 0,
+                rep_ply: NO_REP,
+                hand: pos.hand(self.attacker),
+            }
         };
         // The cycle closes here: the result no longer depends on the path above.
         if outcome.rep_ply != NO_REP && outcome.rep_ply >= ply {

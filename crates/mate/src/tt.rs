@@ -66,10 +66,12 @@ pub enum Record {
 /// What the table knows about a node at a given remaining depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Probe {
-    /// Mate within `len` plies (`len` fits the remaining depth).
-    Proven { len: u16 },
-    /// No mate within the remaining depth; `below` as in `Record::Disproven`.
-    Disproven { below: u16 },
+    /// Mate within `len` plies (`len` fits the remaining depth); `hand` is the
+    /// proof hand stored (at most the hand probed).
+    Proven { len: u16, hand: Hand },
+    /// No mate within the remaining depth; `below` as in `Record::Disproven`;
+    /// `hand` is the disproof hand stored (at least the hand probed).
+    Disproven { below: u16, hand: Hand },
     /// Estimates for this exact hand, or bounds borrowed from other hands.
     Unknown { pn: Pn, dn: Pn },
     /// Nothing stored for this board and hand.
@@ -232,7 +234,9 @@ impl Table {
     /// Looks up a node: its board key, the attacker's hand and the plies left.
     pub fn probe(&self, board_key: u64, hand: Hand, remaining: u16) -> Probe {
         let mut best_len = NO_PROOF;
+        let mut proof_hand = hand;
         let mut disproved_below = 0u16;
+        let mut disproof_hand = hand;
         let mut exact: Option<(Pn, Pn)> = None;
         // Bounds from other hands: a weaker attacker needs at least as much proof,
         // a stronger one at least as much disproof.
@@ -244,11 +248,14 @@ impl Table {
             }
             let we_have_more = hand.is_superior_or_equal(e.hand);
             let we_have_less = e.hand.is_superior_or_equal(hand);
-            if we_have_more && e.proof_len <= remaining {
-                best_len = best_len.min(e.proof_len);
+            if we_have_more && e.proof_len <= remaining && e.proof_len < best_len {
+                best_len = e.proof_len;
+                proof_hand = e.hand;
             }
-            if we_have_less && e.disproved_below > remaining {
-                disproved_below = disproved_below.max(e.disproved_below);
+            if we_have_less && e.disproved_below > remaining && e.disproved_below > disproved_below
+            {
+                disproved_below = e.disproved_below;
+                disproof_hand = e.hand;
             }
             if e.hand == hand {
                 exact = Some((unpack(e.pn), unpack(e.dn)));
@@ -259,9 +266,9 @@ impl Table {
             }
         }
         if best_len != NO_PROOF {
-            Probe::Proven { len: best_len }
+            Probe::Proven { len: best_len, hand: proof_hand }
         } else if disproved_below != 0 {
-            Probe::Disproven { below: disproved_below }
+            Probe::Disproven { below: disproved_below, hand: disproof_hand }
         } else if let Some((pn, dn)) = exact {
             Probe::Unknown { pn: pn.max(pn_floor).max(1), dn: dn.max(dn_floor).max(1) }
         } else if pn_floor > 0 || dn_floor > 0 {
@@ -388,9 +395,9 @@ mod tests {
         let g = hand(&[PieceKind::Gold]);
         t.store(42, g, Record::Proven { len: 5 }, 10);
         let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
-        assert_eq!(t.probe(42, gs, 100), Probe::Proven { len: 5 });
-        assert_eq!(t.probe(42, g, 5), Probe::Proven { len: 5 });
-        assert_ne!(t.probe(42, g, 3), Probe::Proven { len: 5 }, "too long for 3 plies");
+        assert_eq!(t.probe(42, gs, 100), Probe::Proven { len: 5, hand: g });
+        assert_eq!(t.probe(42, g, 5), Probe::Proven { len: 5, hand: g });
+        assert!(!matches!(t.probe(42, g, 3), Probe::Proven { .. }), "too long for 3 plies");
         assert!(!matches!(t.probe(42, Hand::EMPTY, 100), Probe::Proven { .. }));
         assert_eq!(t.probe(43, gs, 100), Probe::Missing);
     }
@@ -401,12 +408,12 @@ mod tests {
         let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
         t.store(7, gs, Record::Disproven { below: 9 }, 10);
         let g = hand(&[PieceKind::Gold]);
-        assert_eq!(t.probe(7, g, 8), Probe::Disproven { below: 9 });
+        assert_eq!(t.probe(7, g, 8), Probe::Disproven { below: 9, hand: gs });
         assert!(!matches!(t.probe(7, g, 9), Probe::Disproven { .. }));
         let gg = hand(&[PieceKind::Gold, PieceKind::Gold]);
         assert!(!matches!(t.probe(7, gg, 1), Probe::Disproven { .. }));
         t.store(7, gs, Record::Disproven { below: ALWAYS }, 10);
-        assert_eq!(t.probe(7, Hand::EMPTY, 60_000), Probe::Disproven { below: ALWAYS });
+        assert_eq!(t.probe(7, Hand::EMPTY, 60_000), Probe::Disproven { below: ALWAYS, hand: gs });
     }
 
     #[test]

@@ -262,3 +262,81 @@ fn give_attacker(sfen: &str, letter: char) -> String {
     }
     format!("{} {} {} 1", fields[0], fields[1], hand)
 }
+
+/// Proof and disproof hands: many boards, each with several splits of the same
+/// pieces between the attacker's and the defender's hands, all searched in one
+/// table without clearing it, so that results stored under minimised (proof) and
+/// maximised (disproof) hands answer the other splits. Every bounded verdict
+/// must match exhaustive search.
+#[test]
+fn results_stored_under_proof_and_disproof_hands_stay_exact() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut table = Table::new(16);
+    table.new_search();
+    let mut search = Search::new(&mut table, shogi::Color::Black);
+    search.futile_rule = false;
+    let pool = ['G', 'S', 'N', 'L', 'P', 'P', 'B'];
+    let (mut boards, mut mates, mut nomates) = (0, 0, 0);
+    while boards < 200 {
+        let Some(pos) = sparse_position(&mut rng) else {
+            continue;
+        };
+        if pos.in_check() {
+            continue;
+        }
+        boards += 1;
+        let board = pos.to_sfen().split_whitespace().next().unwrap_or_default().to_string();
+        for _ in 0..5 {
+            let (mut black, mut white) = (String::new(), String::new());
+            // Every split holds the same pieces: the table compares only the
+            // attacker's hand, which is sound when the pieces off the board are
+            // the same (as within one search).
+            for &p in &pool {
+                if rng.below(2) == 0 {
+                    black.push(p);
+                } else {
+                    white.push(p.to_ascii_lowercase());
+                }
+            }
+            let hand = format!("{black}{white}");
+            let hand = if hand.is_empty() { "-".to_string() } else { hand };
+            let sfen = format!("{board} b {hand} 1");
+            let Ok(mut pos) = Position::from_sfen(&sfen) else {
+                continue;
+            };
+            search.path.clear();
+            search.path.insert(pos.key(), 0);
+            let o = search.mid(&mut pos, INF, INF, 5, 0);
+            assert!(o.is_proven() || o.is_disproven(), "{sfen}: undecided");
+            let truth = mate_within(&mut pos, 5);
+            assert_eq!(o.is_proven(), truth, "{sfen}: mate within 5 is {truth}");
+            if truth {
+                mates += 1;
+            } else {
+                nomates += 1;
+            }
+        }
+    }
+    eprintln!("{mates} mates, {nomates} nomates within 5 plies");
+    assert!(mates >= 20 && nomates >= 20, "{mates} mates, {nomates} nomates");
+}
+
+/// A mate that works only because the defender has nothing to drop between: its
+/// proof hand must keep the pieces the defender lacks, or the same board with a
+/// pawn in the defender's hand would read as mate from the table.
+#[test]
+fn a_proof_hand_keeps_what_the_defender_could_interpose() {
+    let mut table = Table::new(1);
+    table.new_search();
+    let mut search = Search::new(&mut table, shogi::Color::Black);
+    for (sfen, mate) in
+        [("7lk/9/6G2/9/9/9/9/9/9 b RP 1", true), ("7lk/9/6G2/9/9/9/9/9/9 b Rp 1", false)]
+    {
+        let mut pos = Position::from_sfen(sfen).unwrap();
+        assert_eq!(mate_within(&mut pos, 1), mate, "{sfen}");
+        search.path.clear();
+        search.path.insert(pos.key(), 0);
+        let o = search.mid(&mut pos, INF, INF, 1, 0);
+        assert_eq!(o.is_proven(), mate, "{sfen}");
+    }
+}

@@ -74,6 +74,25 @@ impl Hand {
         self.0.wrapping_sub(other.0) & GUARDS == 0
     }
 
+    /// Per kind, the smaller of the two counts.
+    pub fn min_each(self, other: Hand) -> Hand {
+        self.combine(other, u32::min)
+    }
+
+    /// Per kind, the larger of the two counts.
+    pub fn max_each(self, other: Hand) -> Hand {
+        self.combine(other, u32::max)
+    }
+
+    fn combine(self, other: Hand, f: fn(u32, u32) -> u32) -> Hand {
+        let mut out = 0;
+        for kind in PieceKind::HAND {
+            let k = kind as usize;
+            out |= f(self.count(kind), other.count(kind)) << SHIFT[k];
+        }
+        Hand(out)
+    }
+
     /// Whether any piece other than a pawn is held.
     #[inline(always)]
     pub const fn has_non_pawn(self) -> bool {
@@ -140,5 +159,28 @@ mod tests {
         assert!(!c.is_superior_or_equal(a));
         assert!(a.is_superior_or_equal(a));
         assert!(a.is_superior_or_equal(Hand::EMPTY));
+    }
+
+    #[test]
+    fn min_and_max_each_kind() {
+        let a = Hand::EMPTY
+            .with_count(PieceKind::Pawn, 5)
+            .and_then(|h| h.with_count(PieceKind::Gold, 1));
+        let b = Hand::EMPTY
+            .with_count(PieceKind::Pawn, 2)
+            .and_then(|h| h.with_count(PieceKind::Rook, 2));
+        let (a, b) = (a.unwrap(), b.unwrap());
+        let lo = a.min_each(b);
+        let hi = a.max_each(b);
+        assert_eq!(
+            (lo.count(PieceKind::Pawn), lo.count(PieceKind::Gold), lo.count(PieceKind::Rook)),
+            (2, 0, 0)
+        );
+        assert_eq!(
+            (hi.count(PieceKind::Pawn), hi.count(PieceKind::Gold), hi.count(PieceKind::Rook)),
+            (5, 1, 2)
+        );
+        assert!(a.is_superior_or_equal(lo) && b.is_superior_or_equal(lo));
+        assert!(hi.is_superior_or_equal(a) && hi.is_superior_or_equal(b));
     }
 }
