@@ -242,14 +242,11 @@ impl<'a> Search<'a> {
         }
         let mut keys = std::mem::take(&mut self.child_keys);
         keys.clear();
+        let attacker_hand = pos.hand(self.attacker);
         for &mv in list.iter() {
-            pos.do_move(mv);
-            let k = ChildKey {
-                key: pos.key(),
-                board_key: pos.board_key(),
-                hand: pos.hand(self.attacker),
-            };
-            pos.undo_move(mv);
+            let (board_key, hand_key, mover_hand) = pos.keys_after(mv);
+            let hand = if or_node { mover_hand } else { attacker_hand };
+            let k = ChildKey { key: board_key ^ hand_key, board_key, hand };
             self.tt.prefetch(k.board_key);
             keys.push(k);
         }

@@ -65,7 +65,10 @@ fn check_playout(start: &str, seed: u64, len: usize) -> Result<(), TestCaseError
             break; // mate (or a tsume attacker out of moves)
         }
         let m = pick(&mut rng, &moves);
+        let mover = pos.side_to_move();
+        let predicted = pos.keys_after(m);
         pos.do_move(m);
+        prop_assert_eq!(predicted, (pos.board_key(), pos.hand_key(), pos.hand(mover)));
         played.push(m);
         let line = || format!("{start} moves {played:?}");
         // Incremental keys and checkers equal the ones computed from scratch.
