@@ -43,17 +43,17 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         let game = ShogiGame::new(pos);
         let result = engine.search(&game, &Limits::depth(args.depth), &signals, &mut |_| {});
         let best = result.best_move.map_or("resign".to_string(), |m| m.to_usi());
-        println!(
+        crate::print_line(&format!(
             "position {:>2}: nodes {:>10} bestmove {best} score {}",
             i + 1,
             result.nodes,
             result.score
-        );
+        ));
         total += result.nodes;
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("nodes {total}");
-    println!("time {:.3} s", secs);
-    println!("nps {:.0}", total as f64 / secs.max(1e-9));
+    crate::print_line(&format!("nodes {total}"));
+    crate::print_line(&format!("time {:.3} s", secs));
+    crate::print_line(&format!("nps {:.0}", total as f64 / secs.max(1e-9)));
     Ok(())
 }

@@ -28,6 +28,15 @@ enum Command {
     Bench(bench_cmd::BenchArgs),
 }
 
+/// Prints one line on stdout. A reader that has gone away (`kyobo mate ... | head`)
+/// ends the command quietly instead of with a panic.
+pub fn print_line(line: &str) {
+    use std::io::Write;
+    if writeln!(std::io::stdout(), "{line}").is_err() {
+        std::process::exit(0);
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {

@@ -129,7 +129,7 @@ pub fn run(args: &MateArgs) -> Result<(), String> {
             let line = problem_line(&problem, &report, verdict, &note);
             // A hidden bar (output not a terminal) would swallow the line.
             if bar.is_hidden() {
-                println!("{line}");
+                crate::print_line(&line);
             } else {
                 bar.println(line);
             }
@@ -142,12 +142,12 @@ pub fn run(args: &MateArgs) -> Result<(), String> {
     bar.finish_and_clear();
     let total = start.elapsed();
     if args.json {
-        println!("{}", json(&outcomes, total, &solver));
+        crate::print_line(&json(&outcomes, total, &solver));
     } else if args.sfen.is_some() {
         let o = &outcomes[0];
-        println!("{}", single_answer(o));
+        crate::print_line(&single_answer(o));
     } else {
-        println!("{}", summary(&outcomes, total, &solver));
+        crate::print_line(&summary(&outcomes, total, &solver));
     }
     Ok(())
 }
