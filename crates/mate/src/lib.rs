@@ -164,6 +164,11 @@ fn line_of(
     pv::extract(search, pos, len, exact).filter(|line| verify_mate(pos, line, futile_rule).is_ok())
 }
 
+/// Extra time to read the line out once the time limit is reached.
+fn read_out_grace(limit: Duration) -> Duration {
+    (limit / 20).clamp(Duration::from_millis(100), Duration::from_secs(3))
+}
+
 /// Who attacks in `pos`: the side to move, unless it is in check (then the
 /// defender is to move). `Err` when the position is not a mating problem.
 pub fn attacker_of(pos: &Position) -> Result<shogi::Color, String> {
@@ -266,10 +271,11 @@ fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
         }
     }
     // Reading the line out may need a few bounded searches: give them room even
-    // when the time is up, but still obey the stop flag.
+    // when the time is up (a twentieth of the time limit, 0.1 to 3 s, and at most
+    // 10 M nodes), but still obey the stop flag.
     if search.abort.is_some_and(|a| a != Abort::Stopped) {
         search.abort = None;
-        search.deadline = None;
+        search.deadline = limits.time.map(|t| Instant::now() + read_out_grace(t));
         search.node_limit = search.nodes + 10_000_000;
     }
     let line = line_of(&mut search, &mut pos, len, exact, limits.futile_rule);
