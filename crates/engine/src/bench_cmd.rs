@@ -1,6 +1,7 @@
 //! `kyobo bench`: fixed positions searched to a fixed depth on one thread. The total
 //! node count is a signature of the search: it changes only when search or
-//! evaluation changes.
+//! evaluation changes. `--threads N` runs Lazy SMP instead, for its time-to-depth
+//! speed-up (the node count is then not deterministic).
 
 use eval::ShogiGame;
 use search::engine::Signals;
@@ -28,11 +29,17 @@ pub struct BenchArgs {
     /// Transposition table size in MB (cleared before each position).
     #[arg(long, default_value_t = 16)]
     hash: usize,
+    /// Search threads (Lazy SMP); more than one makes the node count vary.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     shogi::attacks::init();
-    let mut engine = Engine::new(args.hash, 1);
+    if args.threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    let mut engine = Engine::new(args.hash, args.threads);
     let start = Instant::now();
     let mut total = 0u64;
     for (i, sfen) in POSITIONS.iter().enumerate() {
