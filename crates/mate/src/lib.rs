@@ -293,3 +293,33 @@ fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
     report.elapsed = start.elapsed();
     report
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 木星の旅390 from long.txt: a first proof of 27 plies, 21 at the shortest.
+    const JUPITER_390: &str =
+        "3pl3p/5P3/1k7/3+p+p1+B2/1K6P/5pl2/4+BS1+ll/4PN3/3S1+sSPN b N2P2r4gn7p 1";
+
+    #[test]
+    fn shortening_along_the_line_gives_a_shorter_verified_mate() {
+        let mut table = Table::new(16);
+        table.new_search();
+        let mut pos = Position::from_sfen(JUPITER_390).unwrap();
+        let mut search = Search::new(&mut table, pos.side_to_move());
+        search.path.insert(pos.key(), 0);
+        let first = search.mid(&mut pos, INF, INF, UNBOUNDED, 0);
+        assert!(first.is_proven());
+        // Read out without exactness, the defender takes the longest stored proof,
+        // which may be shorter than the node's own (older) proof length.
+        let line = line_of(&mut search, &mut pos, first.proof_len, false, true).unwrap();
+        assert!(line.len() <= first.proof_len as usize);
+        let shorter = shorten::shorten_along(&mut search, &mut pos, &line).unwrap();
+        assert!(shorter < first.proof_len, "{shorter} vs {}", first.proof_len);
+        assert!(shorter >= 21, "{shorter}: shorter than the proven shortest mate");
+        let again = line_of(&mut search, &mut pos, shorter, false, true).unwrap();
+        assert!(again.len() <= shorter as usize);
+        assert_eq!(pos.to_sfen(), Position::from_sfen(JUPITER_390).unwrap().to_sfen());
+    }
+}
