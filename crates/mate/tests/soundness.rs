@@ -11,7 +11,7 @@
 use mate::pn::INF;
 mod common;
 
-use common::mate_within;
+use common::{mate_within, move_hand_piece};
 use mate::problem::{parse_problems, Problem};
 use mate::search::{Search, UNBOUNDED};
 use mate::tt::Table;
@@ -239,28 +239,7 @@ fn hand_superiority_answers_other_hands_from_the_table() {
 
 /// The SFEN with one piece `letter` (lower case) moved from White's hand to Black's.
 fn give_attacker(sfen: &str, letter: char) -> String {
-    let fields: Vec<&str> = sfen.split_whitespace().collect();
-    let mut counts = std::collections::BTreeMap::new();
-    let mut n = 0u32;
-    for c in fields[2].chars() {
-        if let Some(d) = c.to_digit(10) {
-            n = n * 10 + d;
-        } else if c != '-' {
-            *counts.entry(c).or_insert(0) += n.max(1);
-            n = 0;
-        }
-    }
-    *counts.get_mut(&letter).expect("White holds the piece") -= 1;
-    *counts.entry(letter.to_ascii_uppercase()).or_insert(0) += 1;
-    let mut hand = String::new();
-    for c in "RBGSNLPrbgsnlp".chars() {
-        match counts.get(&c).copied().unwrap_or(0) {
-            0 => {}
-            1 => hand.push(c),
-            k => hand += &format!("{k}{c}"),
-        }
-    }
-    format!("{} {} {} 1", fields[0], fields[1], hand)
+    move_hand_piece(sfen, letter, letter.to_ascii_uppercase()).expect("White holds the piece")
 }
 
 /// Proof and disproof hands: many boards, each with several splits of the same

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::mate_within;
+use common::{mate_within, move_hand_piece};
 use mate::problem::{parse_problems, Problem};
 use mate::verify::verify_usi_mate;
 use mate::{verify_mate, Limits, MateResult, Solver};
@@ -80,35 +80,10 @@ fn eleven_ply_sample_at_stated_length() {
 /// The SFEN with one piece of `letter` (upper case) moved from the attacker's hand
 /// to the defender's. The attacker is Black in these sets.
 fn take_from_attacker(sfen: &str, letter: char) -> Option<String> {
-    let fields: Vec<&str> = sfen.split_whitespace().collect();
-    if fields.len() < 3 || fields[1] != "b" {
+    if sfen.split_whitespace().nth(1) != Some("b") {
         return None;
     }
-    let mut counts = std::collections::BTreeMap::new();
-    let mut n = 0u32;
-    for c in fields[2].chars() {
-        if let Some(d) = c.to_digit(10) {
-            n = n * 10 + d;
-        } else if c != '-' {
-            *counts.entry(c).or_insert(0) += n.max(1);
-            n = 0;
-        }
-    }
-    let have = counts.get_mut(&letter)?;
-    *have -= 1;
-    *counts.entry(letter.to_ascii_lowercase()).or_insert(0) += 1;
-    let mut hand = String::new();
-    for c in "RBGSNLPrbgsnlp".chars() {
-        match counts.get(&c).copied().unwrap_or(0) {
-            0 => {}
-            1 => hand.push(c),
-            k => hand += &format!("{k}{c}"),
-        }
-    }
-    if hand.is_empty() {
-        hand.push('-');
-    }
-    Some(format!("{} b {} 1", fields[0], hand))
+    move_hand_piece(sfen, letter, letter.to_ascii_lowercase())
 }
 
 #[test]

@@ -33,3 +33,38 @@ fn all_replies_mated(pos: &mut Position, plies: u32) -> bool {
             mated
         })
 }
+
+/// The SFEN with one piece moved between the hands: one `from` letter (an SFEN
+/// hand letter, upper case Black, lower case White) taken away and one `to`
+/// letter added. `None` when the hand holds no `from`.
+pub fn move_hand_piece(sfen: &str, from: char, to: char) -> Option<String> {
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    if fields.len() < 3 {
+        return None;
+    }
+    let mut counts = std::collections::BTreeMap::new();
+    let mut n = 0u32;
+    for c in fields[2].chars() {
+        if let Some(d) = c.to_digit(10) {
+            n = n * 10 + d;
+        } else if c != '-' {
+            *counts.entry(c).or_insert(0) += n.max(1);
+            n = 0;
+        }
+    }
+    let have = counts.get_mut(&from).filter(|k| **k > 0)?;
+    *have -= 1;
+    *counts.entry(to).or_insert(0) += 1;
+    let mut hand = String::new();
+    for c in "RBGSNLPrbgsnlp".chars() {
+        match counts.get(&c).copied().unwrap_or(0) {
+            0 => {}
+            1 => hand.push(c),
+            k => hand += &format!("{k}{c}"),
+        }
+    }
+    if hand.is_empty() {
+        hand.push('-');
+    }
+    Some(format!("{} {} {} 1", fields[0], fields[1], hand))
+}
