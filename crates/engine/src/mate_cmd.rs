@@ -197,7 +197,7 @@ fn defender_note(pos: &Position, report: &Report) -> Option<&'static str> {
 
 fn problem_line(problem: &Problem, report: &Report, verdict: Verdict, note: &str) -> String {
     let name = problem.name.clone().unwrap_or_else(|| format!("line {}", problem.line));
-    let first = match report.first_mate {
+    let first = match report.first_mate() {
         Some((len, t)) => format!(" (first mate {len} at {:.3} s)", t.as_secs_f64()),
         None => String::new(),
     };
@@ -230,7 +230,7 @@ fn single_answer(o: &Outcome) -> String {
     if let MateResult::Mate(_) = r.result {
         s += &format!("pv {}\n", pv_text(r));
         s += &format!("shortest {}\n", if r.shortest_proven { "proven" } else { "not proven" });
-        if let Some((len, t)) = r.first_mate {
+        if let Some((len, t)) = r.first_mate() {
             s += &format!("first mate {len} after {:.3} s\n", t.as_secs_f64());
         }
         if r.lengths.len() > 1 {

@@ -82,8 +82,6 @@ pub struct Report {
     pub result: MateResult,
     /// True when the mate is proven shortest (no mate two plies shorter exists).
     pub shortest_proven: bool,
-    /// Length and time of the first mate proven, before shortening.
-    pub first_mate: Option<(usize, Duration)>,
     /// Every mate length proven, with the time it was proven, first mate first.
     pub lengths: Vec<(usize, Duration)>,
     pub nodes: u64,
@@ -94,6 +92,13 @@ pub struct Report {
     /// move is in check: then the defender moves first and the mate starts with
     /// its reply.
     pub attacker: Option<shogi::Color>,
+}
+
+impl Report {
+    /// Length and time of the first mate proven, before shortening.
+    pub fn first_mate(&self) -> Option<(usize, Duration)> {
+        self.lengths.first().copied()
+    }
 }
 
 /// A solver owns its table, so that repeated solves reuse the allocation.
@@ -189,7 +194,6 @@ fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
     let mut report = Report {
         result: MateResult::NoMate,
         shortest_proven: false,
-        first_mate: None,
         lengths: Vec::new(),
         nodes: 0,
         elapsed: Duration::ZERO,
@@ -224,7 +228,6 @@ fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
         return report;
     }
     let mut len = first.proof_len;
-    report.first_mate = Some((len as usize, start.elapsed()));
     report.lengths.push((len as usize, start.elapsed()));
     // On a long search, the line of each mate proven is read out at once and kept:
     // the table may lose it later (when full), and a stopped search still answers
