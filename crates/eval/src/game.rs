@@ -140,6 +140,7 @@ impl Game for ShogiGame {
 
     /// Colour × dropped-or-not × kind after the move × destination.
     const HISTORY_SIZE: usize = 2 * 2 * 16 * 81;
+    const CONTINUATION_SIZE: usize = 16 * 81;
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
         let mut list = MoveList::new();
@@ -261,6 +262,11 @@ impl Game for ShogiGame {
     fn history_index(&self, m: Move) -> usize {
         let color = self.pos.side_to_move().index();
         ((color * 2 + usize::from(m.is_drop())) * 16 + m.kind_after().index()) * 81 + m.to().index()
+    }
+
+    #[inline]
+    fn continuation_index(&self, m: Move) -> usize {
+        m.kind_after().index() * 81 + m.to().index()
     }
 
     fn null_move_allowed(&self) -> bool {

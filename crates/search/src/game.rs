@@ -29,6 +29,8 @@ pub trait Game: Clone + Send + 'static {
 
     /// Size of the table [`Game::history_index`] indexes.
     const HISTORY_SIZE: usize = 1;
+    /// How many values [`Game::continuation_index`] takes.
+    const CONTINUATION_SIZE: usize = 1;
 
     // ---- Required -----------------------------------------------------------
 
@@ -118,6 +120,13 @@ pub trait Game: Clone + Send + 'static {
 
     /// Index of `m` in the history table, below `HISTORY_SIZE` (typically piece × to).
     fn history_index(&self, _m: Self::Move) -> usize {
+        0
+    }
+
+    /// Index of `m` for continuation history, below `CONTINUATION_SIZE`: what the
+    /// move is regardless of who plays it (typically the piece it leaves on its
+    /// destination × that square). Asked before `m` is made.
+    fn continuation_index(&self, _m: Self::Move) -> usize {
         0
     }
 

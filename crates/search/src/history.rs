@@ -1,5 +1,6 @@
-//! Move-ordering memory gathered during search: killer moves per ply and the
-//! butterfly-style history of quiet moves.
+//! Move-ordering memory gathered during search: killer moves per ply, the
+//! butterfly-style history of quiet moves, and continuation history (how good a
+//! quiet move was as an answer to the move one or two plies before it).
 
 use crate::value::MAX_PLY;
 
@@ -84,6 +85,67 @@ impl History {
     }
 }
 
+/// Quiet-move scores keyed by the move one or two plies earlier and the move now
+/// (both as the game's `continuation_index`). Rows also split by the ply's parity:
+/// one search has one side to move at the root, so parity says who moves, and a
+/// Black answer is never scored with a White one's statistics.
+pub struct ContinuationHistory {
+    size: usize,
+    table: Vec<i16>,
+}
+
+/// A row of the continuation table: the context a quiet move is scored in.
+pub type ContinuationRow = Option<usize>;
+
+impl ContinuationHistory {
+    /// `size`: how many values the game's `continuation_index` takes.
+    pub fn new(size: usize) -> ContinuationHistory {
+        let size = size.max(1);
+        ContinuationHistory { size, table: vec![0; 2 * 2 * size * size] }
+    }
+
+    /// The row for scoring moves at `ply` after the move `previous` made
+    /// `distance` (1 or 2) plies earlier.
+    #[inline]
+    pub fn row(&self, distance: usize, ply: usize, previous: usize) -> ContinuationRow {
+        debug_assert!((1..=2).contains(&distance) && previous < self.size);
+        Some((((distance - 1) * 2 + (ply & 1)) * self.size + previous) * self.size)
+    }
+
+    #[inline]
+    pub fn get(&self, row: ContinuationRow, index: usize) -> i32 {
+        row.map_or(0, |r| i32::from(self.table[r + index]))
+    }
+
+    /// Same gravity as [`History::update`].
+    #[inline]
+    pub fn update(&mut self, row: ContinuationRow, index: usize, bonus: i32) {
+        if let Some(r) = row {
+            let h = &mut self.table[r + index];
+            let v = i32::from(*h);
+            *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+        }
+    }
+}
+
+/// Everything a quiet move's ordering score comes from at one node.
+pub struct QuietStats<'a> {
+    pub history: &'a History,
+    pub continuation: &'a ContinuationHistory,
+    /// Rows for the moves one and two plies back (`None`: null move or root).
+    pub rows: [ContinuationRow; 2],
+}
+
+impl QuietStats<'_> {
+    /// The ordering score of a quiet move with these two indices.
+    #[inline]
+    pub fn score(&self, history_index: usize, continuation_index: usize) -> i32 {
+        self.history.get(history_index)
+            + self.continuation.get(self.rows[0], continuation_index)
+            + self.continuation.get(self.rows[1], continuation_index)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,6 +161,24 @@ mod tests {
             h.update(1, -History::bonus(20));
         }
         assert!(h.get(1) >= -HISTORY_MAX);
+    }
+
+    #[test]
+    fn continuation_rows_are_disjoint_and_bounded() {
+        let mut c = ContinuationHistory::new(10);
+        let rows = [c.row(1, 0, 3), c.row(1, 1, 3), c.row(2, 0, 3), c.row(2, 1, 3)];
+        for _ in 0..10_000 {
+            c.update(rows[0], 7, History::bonus(20));
+        }
+        assert!(c.get(rows[0], 7) <= HISTORY_MAX && c.get(rows[0], 7) > 0);
+        for &r in &rows[1..] {
+            assert_eq!(c.get(r, 7), 0);
+        }
+        assert_eq!(c.get(None, 7), 0);
+        for _ in 0..10_000 {
+            c.update(rows[0], 7, -History::bonus(20));
+        }
+        assert!(c.get(rows[0], 7) >= -HISTORY_MAX);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! victim (or all evasions in check).
 
 use crate::game::Game;
-use crate::history::History;
+use crate::history::QuietStats;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -169,7 +169,7 @@ impl<M: Copy + Eq + Default> MovePicker<M> {
         m == self.tt_move || m == self.killers[0] || m == self.killers[1]
     }
 
-    pub fn next<G: Game<Move = M>>(&mut self, game: &G, history: &History) -> Option<M> {
+    pub fn next<G: Game<Move = M>>(&mut self, game: &G, stats: &QuietStats) -> Option<M> {
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -219,9 +219,11 @@ impl<M: Copy + Eq + Default> MovePicker<M> {
                     self.reset();
                     game.quiet_moves(&mut self.buf.moves);
                     let moves = &self.buf.moves;
-                    self.buf
-                        .scores
-                        .extend(moves.iter().map(|&m| history.get(game.history_index(m))));
+                    self.buf.scores.extend(
+                        moves.iter().map(|&m| {
+                            stats.score(game.history_index(m), game.continuation_index(m))
+                        }),
+                    );
                     self.sorted = false;
                 }
                 Stage::Quiets => match self.take_quiet() {
@@ -254,7 +256,7 @@ impl<M: Copy + Eq + Default> MovePicker<M> {
                         let s = if game.is_tactical(m) {
                             1 << 24 | game.tactical_order(m)
                         } else {
-                            history.get(game.history_index(m))
+                            stats.score(game.history_index(m), game.continuation_index(m))
                         };
                         self.buf.scores.push(s);
                     }

@@ -3,7 +3,7 @@
 use super::control::Control;
 use super::Shared;
 use crate::game::{Game, RepetitionStatus};
-use crate::history::{History, Killers};
+use crate::history::{ContinuationHistory, ContinuationRow, History, Killers, QuietStats};
 use crate::picker::{MoveBuffers, MovePicker};
 use crate::tt::Bound;
 use crate::value::*;
@@ -46,11 +46,21 @@ impl<M: Copy> RootMove<M> {
     }
 }
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Frame {
     static_eval: Value,
     /// The move into this ply was a null move.
     after_null: bool,
+    /// The `continuation_index` of the move into this ply (`NO_MOVE`: root or null).
+    moved: usize,
+}
+
+const NO_MOVE: usize = usize::MAX;
+
+impl Default for Frame {
+    fn default() -> Frame {
+        Frame { static_eval: NONE, after_null: false, moved: NO_MOVE }
+    }
 }
 
 pub(crate) struct Worker<'a, G: Game> {
@@ -61,6 +71,7 @@ pub(crate) struct Worker<'a, G: Game> {
     pub seldepth: i32,
     killers: Killers<G::Move>,
     history: History,
+    continuation: ContinuationHistory,
     pv: Vec<Vec<G::Move>>,
     buffers: Vec<MoveBuffers<G::Move>>,
     stack: Vec<Frame>,
@@ -103,6 +114,7 @@ impl<'a, G: Game> Worker<'a, G> {
             seldepth: 0,
             killers: Killers::new(),
             history: History::new(G::HISTORY_SIZE),
+            continuation: ContinuationHistory::new(G::CONTINUATION_SIZE),
             pv: vec![Vec::new(); plies],
             buffers: (0..plies).map(|_| MoveBuffers::default()).collect(),
             stack: vec![Frame::default(); plies],
@@ -140,6 +152,21 @@ impl<'a, G: Game> Worker<'a, G> {
         i32::from(self.reductions[(depth as usize).min(63)][move_count.min(63)])
     }
 
+    /// The continuation rows for moves at `ply`: after the opponent's last move and
+    /// after our own move before it.
+    fn continuation_rows(&self, ply: usize) -> [ContinuationRow; 2] {
+        let row = |distance: usize| {
+            let moved =
+                if ply >= distance { self.stack[ply + 1 - distance].moved } else { NO_MOVE };
+            if moved == NO_MOVE {
+                None
+            } else {
+                self.continuation.row(distance, ply, moved)
+            }
+        };
+        [row(1), row(2)]
+    }
+
     fn update_pv(&mut self, ply: usize, m: G::Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
@@ -169,12 +196,14 @@ impl<'a, G: Game> Worker<'a, G> {
         self.stack[0] = Frame {
             static_eval: if in_check { NONE } else { self.game.evaluate() },
             after_null: false,
+            moved: NO_MOVE,
         };
         for i in self.pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let first = i == self.pv_idx;
             let extension = i32::from(self.game.gives_check(m) && depth <= 4);
             let new_depth = depth - 1 + extension;
+            self.stack[1].moved = self.game.continuation_index(m);
             self.game.make_move(m);
             self.stack[1].after_null = false;
             self.pv[1].clear();
@@ -340,6 +369,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.game.make_null_move();
                 self.stack[ply + 1].after_null = true;
+                self.stack[ply + 1].moved = NO_MOVE;
                 let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.stack[ply + 1].after_null = false;
                 self.game.unmake_null_move();
@@ -365,8 +395,12 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut quiets_tried: [G::Move; 32] = [G::Move::default(); 32];
         let mut quiet_count = 0usize;
         let original_alpha = alpha;
+        let rows = self.continuation_rows(ply);
 
-        while let Some(m) = picker.next(&self.game, &self.history) {
+        while let Some(m) = picker.next(
+            &self.game,
+            &QuietStats { history: &self.history, continuation: &self.continuation, rows },
+        ) {
             move_count += 1;
             let tactical = self.game.is_tactical(m);
             let gives_check = self.game.gives_check(m);
@@ -401,7 +435,9 @@ impl<'a, G: Game> Worker<'a, G> {
             );
             let new_depth = depth - 1 + extension;
             let history_index = self.game.history_index(m);
+            let continuation_index = self.game.continuation_index(m);
 
+            self.stack[ply + 1].moved = continuation_index;
             self.game.make_move(m);
             self.stack[ply + 1].after_null = false;
             if PV {
@@ -424,7 +460,12 @@ impl<'a, G: Game> Worker<'a, G> {
                     r -= 1;
                 }
                 if !tactical {
-                    r -= self.history.get(history_index) / 6000;
+                    let stats = QuietStats {
+                        history: &self.history,
+                        continuation: &self.continuation,
+                        rows,
+                    };
+                    r -= stats.score(history_index, continuation_index) / 8000;
                 }
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
@@ -455,7 +496,8 @@ impl<'a, G: Game> Worker<'a, G> {
                     }
                     if v >= beta {
                         if !tactical {
-                            self.reward_quiet(ply, m, depth, &quiets_tried[..quiet_count]);
+                            let tried = &quiets_tried[..quiet_count];
+                            self.reward_quiet(ply, m, depth, rows, tried);
                         }
                         break;
                     }
@@ -489,12 +531,27 @@ impl<'a, G: Game> Worker<'a, G> {
         best
     }
 
-    fn reward_quiet(&mut self, ply: usize, m: G::Move, depth: i32, tried: &[G::Move]) {
+    fn reward_quiet(
+        &mut self,
+        ply: usize,
+        m: G::Move,
+        depth: i32,
+        rows: [ContinuationRow; 2],
+        tried: &[G::Move],
+    ) {
         self.killers.update(ply, m);
         let bonus = History::bonus(depth);
-        self.history.update(self.game.history_index(m), bonus);
+        self.reward(m, rows, bonus);
         for &q in tried {
-            self.history.update(self.game.history_index(q), -bonus);
+            self.reward(q, rows, -bonus);
+        }
+    }
+
+    fn reward(&mut self, m: G::Move, rows: [ContinuationRow; 2], bonus: i32) {
+        self.history.update(self.game.history_index(m), bonus);
+        let index = self.game.continuation_index(m);
+        for row in rows {
+            self.continuation.update(row, index, bonus);
         }
     }
 
@@ -561,7 +618,14 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut picker = MovePicker::quiescence(tt_move, in_check, buffers);
         let mut best_move = G::Move::default();
         let mut move_count = 0;
-        while let Some(m) = picker.next(&self.game, &self.history) {
+        while let Some(m) = picker.next(
+            &self.game,
+            &QuietStats {
+                history: &self.history,
+                continuation: &self.continuation,
+                rows: [None; 2],
+            },
+        ) {
             move_count += 1;
             if !in_check {
                 // Only exchanges that can lift the value to alpha are worth a look.
