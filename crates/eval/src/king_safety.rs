@@ -36,8 +36,39 @@ fn two_step_box(sq: Square) -> Bitboard {
     boxes()[2][sq.index()]
 }
 
+/// The king-danger weights as one value, so that a tuner can try other ones (see
+/// `examples/tune_danger.rs`); the engine uses [`DANGER`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DangerWeights {
+    pub attack: [i32; 15],
+    pub hand: [i32; 7],
+    pub defender_near: i32,
+    pub defender_far: i32,
+    pub scale: i32,
+    pub cap: i32,
+    pub guard: i32,
+}
+
+/// The weights in `crate::weights`.
+pub const DANGER: DangerWeights = DangerWeights {
+    attack: ATTACK_WEIGHT,
+    hand: HAND_DANGER,
+    defender_near: DEFENDER_NEAR,
+    defender_far: DEFENDER_FAR,
+    scale: DANGER_SCALE,
+    cap: DANGER_CAP,
+    guard: GUARD_BONUS,
+};
+
 /// Penalty (≥ 0) for the danger `color`'s king is in, minus its shelter bonus.
+#[inline]
 pub fn king_danger(pos: &Position, color: Color) -> i32 {
+    king_danger_with(pos, color, &DANGER)
+}
+
+/// [`king_danger`] with the weights `w`.
+#[inline]
+pub fn king_danger_with(pos: &Position, color: Color, w: &DangerWeights) -> i32 {
     let Some(ksq) = pos.king_square(color) else {
         return 0;
     };
@@ -57,13 +88,13 @@ pub fn king_danger(pos: &Position, color: Color) -> i32 {
         let hits = piece_attacks(them, kind, sq, occ) & zone;
         if hits.is_nonempty() {
             attackers += 1;
-            danger += ATTACK_WEIGHT[kind.index()] * hits.count() as i32;
+            danger += w.attack[kind.index()] * hits.count() as i32;
         }
     }
     let hand = pos.hand(them);
     let mut hand_danger = 0;
     for &kind in &PieceKind::HAND {
-        hand_danger += HAND_DANGER[hand_index(kind)] * hand.count(kind).min(3) as i32;
+        hand_danger += w.hand[hand_index(kind)] * hand.count(kind).min(3) as i32;
     }
     // Drops matter most once something already bears on the king.
     danger += hand_danger * (1 + attackers.min(3)) / 2;
@@ -71,10 +102,10 @@ pub fn king_danger(pos: &Position, color: Color) -> i32 {
     let own_guards = guards(pos, color);
     let close = (own_guards & king_attacks(ksq)).count() as i32;
     let far = (own_guards & two_step_box(ksq)).count() as i32 - close;
-    danger -= DEFENDER_NEAR * close + DEFENDER_FAR * far;
+    danger -= w.defender_near * close + w.defender_far * far;
 
-    let penalty = if danger > 0 { (danger * danger / DANGER_SCALE).min(DANGER_CAP) } else { 0 };
-    penalty - GUARD_BONUS * close.min(3)
+    let penalty = if danger > 0 { (danger * danger / w.scale).min(w.cap) } else { 0 };
+    penalty - w.guard * close.min(3)
 }
 
 /// King steps between two squares.
@@ -104,4 +135,25 @@ pub fn king_proximity(pos: &Position) -> i32 {
         }
     }
     sum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn danger_follows_the_weights_it_is_given() {
+        shogi::attacks::init();
+        // White's king with Black's dragon next to it and golds in Black's hand.
+        let pos = Position::from_sfen("4k4/9/5+R3/9/9/9/9/9/4K4 b 2G 1").unwrap();
+        let base = king_danger_with(&pos, Color::White, &DANGER);
+        assert_eq!(base, king_danger(&pos, Color::White));
+        assert!(base > 0);
+        let mut heavier = DANGER;
+        heavier.attack[PieceKind::Dragon.index()] *= 2;
+        assert!(king_danger_with(&pos, Color::White, &heavier) > base);
+        let mut no_hand = DANGER;
+        no_hand.hand = [0; 7];
+        assert!(king_danger_with(&pos, Color::White, &no_hand) < base);
+    }
 }

@@ -1,0 +1,162 @@
+//! Tunes the king-danger weights (`eval::king_safety::DangerWeights`) from
+//! self-play results, with the linear weights fixed.
+//!
+//! The danger term is quadratic in its weights, so `tune.rs` (exact gradient of a
+//! linear evaluation) keeps it fixed. Here the rest of the evaluation is fixed
+//! instead and the danger weights are fitted by Texel's local search: each weight in
+//! turn is moved up and down by a step, a move is kept when it lowers the training
+//! error of `sigmoid(eval / K)` against the result, and the step halves after a pass
+//! without gain. The weights with the lowest validation error are printed as Rust.
+//!
+//! ```text
+//! cargo run --release -p eval --example tune_danger -- --data /tmp/kyobo-selfplay-both.txt --k 930
+//! ```
+
+use eval::king_safety::{king_danger_with, DangerWeights, DANGER};
+use eval::params;
+use shogi::{Color, Position};
+
+fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A position with its linear (fixed) part of the evaluation and the result.
+struct Sample {
+    pos: Position,
+    linear: f64,
+    result: f64,
+}
+
+fn mse(data: &[Sample], w: &DangerWeights, k: f64) -> f64 {
+    let sum: f64 = data
+        .iter()
+        .map(|s| {
+            let danger = king_danger_with(&s.pos, Color::White, w)
+                - king_danger_with(&s.pos, Color::Black, w);
+            let p = 1.0 / (1.0 + (-(s.linear + danger as f64) / k).exp());
+            (p - s.result).powi(2)
+        })
+        .sum();
+    sum / data.len().max(1) as f64
+}
+
+/// The tunable entries, as mutable references in a fixed order.
+fn entries(w: &mut DangerWeights) -> Vec<(&'static str, &mut i32)> {
+    const ATTACKERS: [(usize, &str); 13] = [
+        (1, "attack pawn"),
+        (2, "attack lance"),
+        (3, "attack knight"),
+        (4, "attack silver"),
+        (5, "attack bishop"),
+        (6, "attack rook"),
+        (7, "attack gold"),
+        (9, "attack tokin"),
+        (10, "attack +lance"),
+        (11, "attack +knight"),
+        (12, "attack +silver"),
+        (13, "attack horse"),
+        (14, "attack dragon"),
+    ];
+    const HAND: [&str; 7] = [
+        "hand pawn",
+        "hand lance",
+        "hand knight",
+        "hand silver",
+        "hand gold",
+        "hand bishop",
+        "hand rook",
+    ];
+    let DangerWeights { attack, hand, defender_near, defender_far, scale, cap: _, guard } = w;
+    let mut out: Vec<(&'static str, &mut i32)> = Vec::new();
+    let mut attack_refs: Vec<Option<&mut i32>> = attack.iter_mut().map(Some).collect();
+    for (i, name) in ATTACKERS {
+        if let Some(r) = attack_refs[i].take() {
+            out.push((name, r));
+        }
+    }
+    for (r, name) in hand.iter_mut().zip(HAND) {
+        out.push((name, r));
+    }
+    out.push(("defender near", defender_near));
+    out.push(("defender far", defender_far));
+    out.push(("scale", scale));
+    out.push(("guard", guard));
+    out
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let data_path: String = arg(&args, "--data", "/tmp/kyobo-selfplay.txt".to_string());
+    let k: f64 = arg(&args, "--k", 930.0);
+    let passes: usize = arg(&args, "--passes", 6);
+    shogi::attacks::init();
+
+    let w_linear: Vec<f64> = params::current().iter().map(|&x| x as f64).collect();
+    let text = std::fs::read_to_string(&data_path).expect("data file");
+    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    for (n, line) in text.lines().enumerate() {
+        let Some((sfen, result)) = line.split_once('\t') else { continue };
+        let (Ok(pos), Ok(y)) = (Position::from_sfen(sfen), result.trim().parse::<f64>()) else {
+            continue;
+        };
+        let f = params::features(&pos);
+        let linear = f.eval(&w_linear) - f.fixed as f64;
+        let sample = Sample { pos, linear, result: y };
+        // The same blocks as `tune.rs`: 500 lines, every tenth held out.
+        if (n / 500) % 10 == 9 {
+            valid.push(sample);
+        } else {
+            train.push(sample);
+        }
+    }
+    eprintln!("positions: {} train, {} validation", train.len(), valid.len());
+
+    let mut w = DANGER;
+    let mut err = mse(&train, &w, k);
+    let mut best = (mse(&valid, &w, k), w);
+    eprintln!("start: train {err:.6} validation {:.6}", best.0);
+    let mut step_share = 4; // a step is a quarter of the weight, at least 1
+    for pass in 1..=passes {
+        let mut improved = false;
+        let count = entries(&mut w.clone()).len();
+        for i in 0..count {
+            for sign in [1, -1] {
+                let mut trial = w;
+                {
+                    let mut e = entries(&mut trial);
+                    let v = &mut e[i].1;
+                    let step = ((**v).abs() / step_share).max(1);
+                    **v += sign * step;
+                    if **v < 0 || (e[i].0 == "scale" && *e[i].1 < 1) {
+                        continue;
+                    }
+                }
+                let t = mse(&train, &trial, k);
+                if t < err {
+                    err = t;
+                    w = trial;
+                    improved = true;
+                    break;
+                }
+            }
+        }
+        let v = mse(&valid, &w, k);
+        if v < best.0 {
+            best = (v, w);
+        }
+        eprintln!("pass {pass} (step 1/{step_share}): train {err:.6} validation {v:.6}");
+        if !improved {
+            step_share *= 2;
+        }
+    }
+    let w = best.1;
+    println!("// validation MSE {:.6} (start {:.6})", best.0, mse(&valid, &DANGER, k));
+    println!("{w:?}");
+    for (name, v) in entries(&mut w.clone()) {
+        eprintln!("  {name:<16} {v}");
+    }
+}
