@@ -12,6 +12,9 @@
 //!     --games 2000 --nodes 3000 --seed 1 --out /tmp/kyobo-selfplay.txt
 //! ```
 
+mod common;
+
+use common::arg;
 use eval::ShogiGame;
 use search::engine::Signals;
 use search::{Engine, Limits};
@@ -30,14 +33,6 @@ impl Rng {
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
-}
-
-fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 fn main() {

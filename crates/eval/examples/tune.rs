@@ -14,16 +14,11 @@
 //!     --data /tmp/kyobo-selfplay.txt --iters 600 --out crates/eval/src/tuned_weights.rs
 //! ```
 
+mod common;
+
+use common::arg;
 use eval::params::{self, Features};
 use shogi::Position;
-
-fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())

@@ -12,17 +12,12 @@
 //! cargo run --release -p eval --example tune_danger -- --data /tmp/kyobo-selfplay-both.txt --k 930
 //! ```
 
+mod common;
+
+use common::arg;
 use eval::king_safety::{king_danger_with, DangerWeights, DANGER};
 use eval::params;
 use shogi::{Color, Position};
-
-fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// A position with its linear (fixed) part of the evaluation and the result.
 struct Sample {
