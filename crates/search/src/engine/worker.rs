@@ -167,6 +167,11 @@ impl<'a, G: Game> Worker<'a, G> {
         [row(1), row(2)]
     }
 
+    /// What quiet moves are ordered and reduced by, in the context `rows`.
+    fn quiet_stats(&self, rows: [ContinuationRow; 2]) -> QuietStats<'_> {
+        QuietStats { history: &self.history, continuation: &self.continuation, rows }
+    }
+
     fn update_pv(&mut self, ply: usize, m: G::Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
@@ -397,10 +402,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let original_alpha = alpha;
         let rows = self.continuation_rows(ply);
 
-        while let Some(m) = picker.next(
-            &self.game,
-            &QuietStats { history: &self.history, continuation: &self.continuation, rows },
-        ) {
+        while let Some(m) = picker.next(&self.game, &self.quiet_stats(rows)) {
             move_count += 1;
             let tactical = self.game.is_tactical(m);
             let gives_check = self.game.gives_check(m);
@@ -460,12 +462,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     r -= 1;
                 }
                 if !tactical {
-                    let stats = QuietStats {
-                        history: &self.history,
-                        continuation: &self.continuation,
-                        rows,
-                    };
-                    r -= stats.score(history_index, continuation_index) / 8000;
+                    r -= self.quiet_stats(rows).score(history_index, continuation_index) / 8000;
                 }
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
@@ -618,14 +615,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut picker = MovePicker::quiescence(tt_move, in_check, buffers);
         let mut best_move = G::Move::default();
         let mut move_count = 0;
-        while let Some(m) = picker.next(
-            &self.game,
-            &QuietStats {
-                history: &self.history,
-                continuation: &self.continuation,
-                rows: [None; 2],
-            },
-        ) {
+        while let Some(m) = picker.next(&self.game, &self.quiet_stats([None; 2])) {
             move_count += 1;
             if !in_check {
                 // Only exchanges that can lift the value to alpha are worth a look.
