@@ -16,9 +16,8 @@
 
 mod common;
 
-use common::arg;
+use common::{arg, load_split};
 use eval::params::{self, Features};
-use shogi::Position;
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
@@ -40,21 +39,7 @@ fn main() {
     let note: String = arg(&args, "--note", String::new());
     shogi::attacks::init();
 
-    let text = std::fs::read_to_string(&data_path).expect("data file");
-    let (mut train, mut valid) = (Vec::new(), Vec::new());
-    for (n, line) in text.lines().enumerate() {
-        let Some((sfen, result)) = line.split_once('\t') else { continue };
-        let (Ok(pos), Ok(y)) = (Position::from_sfen(sfen), result.trim().parse::<f64>()) else {
-            continue;
-        };
-        let item = (params::features(&pos), y);
-        // Blocks of 500 lines (about ten games) so a game rarely straddles the split.
-        if (n / 500) % 10 == 9 {
-            valid.push(item);
-        } else {
-            train.push(item);
-        }
-    }
+    let (train, valid) = load_split(&data_path, |pos, y| (params::features(&pos), y));
     eprintln!("positions: {} train, {} validation", train.len(), valid.len());
 
     let w0: Vec<f64> = params::current().iter().map(|&x| x as f64).collect();

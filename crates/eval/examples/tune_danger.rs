@@ -14,7 +14,7 @@
 
 mod common;
 
-use common::arg;
+use common::{arg, load_split};
 use eval::king_safety::{king_danger_with, DangerWeights, DANGER};
 use eval::params;
 use shogi::{Color, Position};
@@ -91,23 +91,11 @@ fn main() {
     shogi::attacks::init();
 
     let w_linear: Vec<f64> = params::current().iter().map(|&x| x as f64).collect();
-    let text = std::fs::read_to_string(&data_path).expect("data file");
-    let (mut train, mut valid) = (Vec::new(), Vec::new());
-    for (n, line) in text.lines().enumerate() {
-        let Some((sfen, result)) = line.split_once('\t') else { continue };
-        let (Ok(pos), Ok(y)) = (Position::from_sfen(sfen), result.trim().parse::<f64>()) else {
-            continue;
-        };
+    // The same split as `tune.rs`.
+    let (train, valid) = load_split(&data_path, |pos, result| {
         let f = params::features(&pos);
-        let linear = f.eval(&w_linear) - f.fixed as f64;
-        let sample = Sample { pos, linear, result: y };
-        // The same blocks as `tune.rs`: 500 lines, every tenth held out.
-        if (n / 500) % 10 == 9 {
-            valid.push(sample);
-        } else {
-            train.push(sample);
-        }
-    }
+        Sample { linear: f.eval(&w_linear) - f.fixed as f64, pos, result }
+    });
     eprintln!("positions: {} train, {} validation", train.len(), valid.len());
 
     let mut w = DANGER;
