@@ -3,9 +3,10 @@
 //! Plays fast games (a node budget per move, varied at random so that games from the
 //! same opening diverge) from the first 16–36 plies of a random taya36 opening, then
 //! writes every quiet position of the game (side to move not in check, best move not
-//! a capture or promotion, score not decided) with the result from Black's side:
-//! `<sfen>\t<1 | 0.5 | 0>`. Games end by mate, sennichite, declaration, a score over
-//! 3000 for both sides' searches for 8 plies running (adjudicated), or 300 plies (draw).
+//! a capture or promotion, score not decided) with the result and the search's score
+//! from Black's side: `<sfen>\t<1 | 0.5 | 0>\t<centipawns>`. Games end by mate,
+//! sennichite, declaration, a score over 3000 for both sides' searches for 8 plies
+//! running (adjudicated), or 300 plies (draw).
 //!
 //! ```text
 //! cargo run --release -p eval --example selfplay -- \
@@ -41,8 +42,7 @@ fn main() {
     let nodes: u64 = arg(&args, "--nodes", 3000);
     let seed: u64 = arg(&args, "--seed", 1);
     let out: String = arg(&args, "--out", "/tmp/kyobo-selfplay.txt".to_string());
-    let book: String =
-        arg(&args, "--openings", "/work/shared/data/openings/taya36.sfen".to_string());
+    let book: String = arg(&args, "--openings", "../shared/data/openings/taya36.sfen".to_string());
     shogi::attacks::init();
 
     let openings: Vec<Vec<String>> = std::fs::read_to_string(&book)
@@ -69,7 +69,7 @@ fn main() {
             }
         }
         engine.clear();
-        let mut records: Vec<String> = Vec::new();
+        let mut records: Vec<(String, i32)> = Vec::new();
         let mut decided = 0;
         // Result from Black's side: 1, 0.5, 0.
         let result: f32 = loop {
@@ -105,14 +105,15 @@ fn main() {
             } else {
                 decided = 0;
                 if !pos.in_check() && !m.is_capture() && !m.is_promotion() {
-                    records.push(pos.to_sfen());
+                    let black_score = if stm_wins == 1.0 { r.score } else { -r.score };
+                    records.push((pos.to_sfen(), black_score));
                 }
             }
             pos.do_move(m);
         };
         results[(result * 2.0) as usize] += 1;
-        for sfen in &records {
-            writeln!(w, "{sfen}\t{result}").expect("write");
+        for (sfen, score) in &records {
+            writeln!(w, "{sfen}\t{result}\t{score}").expect("write");
         }
         total_positions += records.len();
         if (g + 1) % 20 == 0 {

@@ -92,7 +92,7 @@ fn main() {
 
     let w_linear: Vec<f64> = params::current().iter().map(|&x| x as f64).collect();
     // The same split as `tune.rs`.
-    let (train, valid) = load_split(&data_path, |pos, result| {
+    let (train, valid) = load_split(&data_path, |pos, result, _score| {
         let f = params::features(&pos);
         Sample { linear: f.eval(&w_linear) - f.fixed as f64, pos, result }
     });

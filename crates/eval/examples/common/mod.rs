@@ -10,24 +10,27 @@ pub fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
         .unwrap_or(default)
 }
 
-/// Reads self-play data (`SFEN<TAB>result` per line, result from Black's side) and
-/// splits it into training and validation samples made by `sample`. Blocks of 500
+/// Reads self-play data (`SFEN<TAB>result[<TAB>score]` per line, result and search
+/// score from Black's side) and splits it into training and validation samples made
+/// by `sample` (position, result, score if the line has one). Blocks of 500
 /// lines (about ten games) go together, every tenth block held out, so that a game
 /// rarely straddles the split; unreadable lines are skipped.
 #[allow(dead_code)] // `selfplay.rs` shares the module but reads no data
 pub fn load_split<T>(
     path: &str,
-    mut sample: impl FnMut(shogi::Position, f64) -> T,
+    mut sample: impl FnMut(shogi::Position, f64, Option<f64>) -> T,
 ) -> (Vec<T>, Vec<T>) {
     let text = std::fs::read_to_string(path).expect("data file");
     let (mut train, mut valid) = (Vec::new(), Vec::new());
     for (n, line) in text.lines().enumerate() {
-        let Some((sfen, result)) = line.split_once('\t') else { continue };
+        let mut fields = line.split('\t');
+        let (Some(sfen), Some(result)) = (fields.next(), fields.next()) else { continue };
         let (Ok(pos), Ok(y)) = (shogi::Position::from_sfen(sfen), result.trim().parse::<f64>())
         else {
             continue;
         };
-        let item = sample(pos, y);
+        let score = fields.next().and_then(|s| s.trim().parse::<f64>().ok());
+        let item = sample(pos, y, score);
         if (n / 500) % 10 == 9 {
             valid.push(item);
         } else {
