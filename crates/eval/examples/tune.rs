@@ -66,7 +66,7 @@ fn main() {
     eprintln!("K = {k:.1}; MSE before: train {train0:.6}, validation {valid0:.6}");
 
     // The training target: the result, blended with the search score where known.
-    let train: Vec<(Features, f64)> = if lambda < 1.0 {
+    let fit: Vec<(Features, f64)> = if lambda < 1.0 {
         raw_train
             .into_iter()
             .map(|(f, y, score)| match score {
@@ -75,16 +75,16 @@ fn main() {
             })
             .collect()
     } else {
-        train
+        train.clone()
     };
     let mut w = w0.clone();
     let (mut m, mut v) = (vec![0.0; params::N], vec![0.0; params::N]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-12);
-    let scale = 1.0 / train.len() as f64;
+    let scale = 1.0 / fit.len() as f64;
     let mut best = (valid0, w0.clone());
     for it in 1..=iters {
         let mut grad = vec![0.0; params::N];
-        for (f, y) in &train {
+        for (f, y) in &fit {
             let p = sigmoid(f.eval(&w) / k);
             let d = 2.0 * (p - y) * p * (1.0 - p) / k * scale;
             for &(i, c) in &f.counts {
@@ -108,7 +108,7 @@ fn main() {
                 best = (e, w.clone());
             }
             if it % 100 == 0 || it == iters {
-                eprintln!("iter {it}: train (target) {:.6} validation {e:.6}", mse(&train, &w, k));
+                eprintln!("iter {it}: train (target) {:.6} validation {e:.6}", mse(&fit, &w, k));
             }
         }
     }
