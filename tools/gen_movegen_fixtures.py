@@ -25,7 +25,8 @@ Positions come from:
   * random playouts from the start position, biased towards captures
     (a capture is chosen with probability 0.5 when one exists) and checks;
   * random continuations of a sample of the opening records in
-    /work/shared/data/openings/records2016.sfen (read at run time);
+    ../shared/data/openings/records2016.sfen (read at run time, relative to
+    the repository root);
   * "king walk" playouts in which one side prefers advancing king moves
     (entering-king positions);
   * capture-heavy playouts (large hands);
@@ -53,7 +54,9 @@ import time
 import cshogi
 
 DEFAULT_SEED = 20240611
-DEFAULT_OPENINGS = "/work/shared/data/openings/records2016.sfen"
+DEFAULT_OPENINGS = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "openings", "records2016.sfen"
+)
 
 # ---------------------------------------------------------------------------
 # Board representation shared by the SFEN helpers and the reference generator.
