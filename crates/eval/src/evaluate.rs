@@ -1,6 +1,7 @@
 //! The static evaluation from the side to move's point of view.
 
 use crate::king_safety::{king_danger, king_proximity};
+use crate::mobility::slider_mobility;
 use crate::weights::TEMPO;
 use shogi::{Color, Position};
 
@@ -9,7 +10,8 @@ use shogi::{Color, Position};
 pub fn evaluate(pos: &Position, incremental: i32) -> i32 {
     let black = incremental - king_danger(pos, Color::Black)
         + king_danger(pos, Color::White)
-        + king_proximity(pos);
+        + king_proximity(pos)
+        + slider_mobility(pos);
     let v = match pos.side_to_move() {
         Color::Black => black,
         Color::White => -black,

@@ -108,16 +108,31 @@ pub fn king_danger_with(pos: &Position, color: Color, w: &DangerWeights) -> i32 
     penalty - w.guard * close.min(3)
 }
 
-/// King steps between two squares.
+/// Places a piece can have relative to a king in the king-place tables: 4 file
+/// distances (left and right mirrored) × 7 rank offsets, within three steps, plus
+/// one for everything farther.
+pub const PLACES: usize = 29;
+
+/// Where `piece` (owned by `owner`) stands relative to `king`, as `owner` sees the
+/// board: `file distance × 7 + rank offset + 3`, the offset negative towards the
+/// enemy camp; `PLACES - 1` beyond three steps.
 #[inline]
-pub(crate) fn distance(a: Square, b: Square) -> usize {
-    let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
-    let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
-    df.max(dr).min(4) as usize
+pub fn place(piece: Square, king: Square, owner: Color) -> usize {
+    let (p, k) = match owner {
+        Color::Black => (piece, king),
+        Color::White => (piece.flip(), king.flip()),
+    };
+    let df = (p.file() as i32 - k.file() as i32).abs();
+    let dr = p.rank() as i32 - k.rank() as i32;
+    if df > 3 || dr.abs() > 3 {
+        PLACES - 1
+    } else {
+        (df * 7 + dr + 3) as usize
+    }
 }
 
 /// Pieces near the kings, from Black's side: guards near their own king, attackers
-/// near the enemy king (see `NEAR_OWN_KING`, `NEAR_ENEMY_KING`).
+/// near the enemy king (see `OWN_KING_PLACE`, `ENEMY_KING_PLACE`).
 pub fn king_proximity(pos: &Position) -> i32 {
     let (Some(bk), Some(wk)) = (pos.king_square(Color::Black), pos.king_square(Color::White))
     else {
@@ -130,8 +145,8 @@ pub fn king_proximity(pos: &Position) -> i32 {
         for sq in pieces {
             let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn).index();
             sum += sign
-                * (NEAR_OWN_KING[kind][distance(sq, own)]
-                    + NEAR_ENEMY_KING[kind][distance(sq, enemy)]);
+                * (OWN_KING_PLACE[kind][place(sq, own, color)]
+                    + ENEMY_KING_PLACE[kind][place(sq, enemy, color)]);
         }
     }
     sum
@@ -140,6 +155,19 @@ pub fn king_proximity(pos: &Position) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn places_are_mirrored_and_seen_from_the_owner() {
+        let sq = |s: &str| Square::from_usi(s.as_bytes()).unwrap();
+        // Black's gold diagonally in front of Black's king on 5h, left or right.
+        let front_left = place(sq("6g"), sq("5h"), Color::Black);
+        assert_eq!(front_left, place(sq("4g"), sq("5h"), Color::Black));
+        assert_eq!(front_left, 7 + 2);
+        // The same shape for White, rotated: White's gold on 4c, king on 5b.
+        assert_eq!(front_left, place(sq("4c"), sq("5b"), Color::White));
+        assert_eq!(place(sq("5e"), sq("5h"), Color::Black), 0);
+        assert_eq!(place(sq("1a"), sq("5i"), Color::Black), PLACES - 1);
+    }
 
     #[test]
     fn danger_follows_the_weights_it_is_given() {

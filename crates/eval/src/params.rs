@@ -1,13 +1,14 @@
 //! The tunable weights as one flat vector, and each position as the counts of the
 //! features those weights multiply (for the Texel tuner in `examples/tune.rs`).
 //!
-//! The material, piece-square, hand, king-proximity and tempo terms are linear in
+//! The material, piece-square, hand, king-proximity, mobility and tempo terms are linear in
 //! their weights: `evaluate` from Black's side equals `Σ weight × count` plus the
 //! king-danger terms, which are kept fixed while tuning ([`Features::fixed`]). A test
 //! checks the identity against [`crate::evaluate`] along random games, so the tuner
 //! and the engine cannot drift apart.
 
-use crate::king_safety::{boxes, distance, king_danger};
+use crate::king_safety::{boxes, king_danger, place, PLACES};
+use crate::mobility::{for_each_slider, MAX_MOBILITY, SLIDERS};
 use crate::weights::*;
 use shogi::{Color, PieceKind, Position, Square};
 use std::fmt::Write;
@@ -48,13 +49,14 @@ pub const KR: usize = RB + 8 * 9;
 pub const KF: usize = KR + 9;
 pub const MF: usize = KF + 5;
 pub const PR: usize = MF + 5;
-pub const NOK: usize = PR + 9;
-pub const NEK: usize = NOK + 15 * 5;
-pub const TEMPO_AT: usize = NEK + 15 * 5;
+pub const OKP: usize = PR + 9;
+pub const EKP: usize = OKP + 15 * PLACES;
+pub const MOB: usize = EKP + 15 * PLACES;
+pub const TEMPO_AT: usize = MOB + SLIDERS.len() * (MAX_MOBILITY + 1);
 /// Number of tunable weights.
 pub const N: usize = TEMPO_AT + 1;
 
-pub const TABLES: [Table; 10] = [
+pub const TABLES: [Table; 11] = [
     table(
         "PIECE_VALUE",
         "Board value by `PieceKind` index (0 unused, king 0: it is never captured); \
@@ -89,19 +91,27 @@ pub const TABLES: [Table; 10] = [
     ),
     table("PROMOTED_RANK", "Promoted pieces by rank as the owner sees it.", 0, 9, PR),
     table(
-        "NEAR_OWN_KING",
-        "Pieces within 3 steps of either king: bonus by kind and distance (steps, 4 = 4+) \
-         from their own king.",
+        "OWN_KING_PLACE",
+        "Pieces near either king by kind and place relative to their own king, as their owner \
+         sees it: file distance (0-3) × 7 + rank offset + 3 (-3: towards the enemy), 28 = farther.",
         15,
-        5,
-        NOK,
+        PLACES,
+        OKP,
     ),
     table(
-        "NEAR_ENEMY_KING",
-        "Pieces within 3 steps of either king: bonus by kind and distance from the enemy king.",
+        "ENEMY_KING_PLACE",
+        "Pieces near either king by kind and place relative to the enemy king, indexed as in \
+         `OWN_KING_PLACE`.",
         15,
-        5,
-        NEK,
+        PLACES,
+        EKP,
+    ),
+    table(
+        "SLIDER_MOBILITY",
+        "Lance, bishop, rook, horse, dragon by the number of squares it can move to (16 = 16+).",
+        SLIDERS.len(),
+        MAX_MOBILITY + 1,
+        MOB,
     ),
     table("TEMPO", "Having the move.", 0, 1, TEMPO_AT),
 ];
@@ -116,8 +126,9 @@ pub fn current() -> Vec<i32> {
     w.extend_from_slice(&KING_FILE);
     w.extend_from_slice(&MINOR_FILE);
     w.extend_from_slice(&PROMOTED_RANK);
-    NEAR_OWN_KING.iter().for_each(|r| w.extend_from_slice(r));
-    NEAR_ENEMY_KING.iter().for_each(|r| w.extend_from_slice(r));
+    OWN_KING_PLACE.iter().for_each(|r| w.extend_from_slice(r));
+    ENEMY_KING_PLACE.iter().for_each(|r| w.extend_from_slice(r));
+    SLIDER_MOBILITY.iter().for_each(|r| w.extend_from_slice(r));
     w.push(TEMPO);
     assert_eq!(w.len(), N);
     w
@@ -254,11 +265,14 @@ pub fn features(pos: &Position) -> Features {
             let pieces = pos.pieces(color) & near & !pos.pieces_of_kind(PieceKind::King);
             for sq in pieces {
                 let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn).index();
-                dense[NOK + kind * 5 + distance(sq, own)] += sign;
-                dense[NEK + kind * 5 + distance(sq, enemy)] += sign;
+                dense[OKP + kind * PLACES + place(sq, own, color)] += sign;
+                dense[EKP + kind * PLACES + place(sq, enemy, color)] += sign;
             }
         }
     }
+    for_each_slider(pos, |row, squares, sign| {
+        dense[MOB + row * (MAX_MOBILITY + 1) + squares] += sign as i16
+    });
     dense[TEMPO_AT] = if pos.side_to_move() == Color::Black { 1 } else { -1 };
     let counts =
         dense.iter().enumerate().filter(|(_, &c)| c != 0).map(|(i, &c)| (i as u16, c)).collect();
