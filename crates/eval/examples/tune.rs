@@ -8,8 +8,9 @@
 //! Every tenth block of 500 positions is held out for validation, and the weights
 //! with the lowest validation error (checked every 25 steps) are kept. With
 //! `--lambda L` below 1, positions that carry the search's score are fitted to
-//! `L × result + (1 − L) × sigmoid(score / K)` (validation still measures the result). Writes the weights as Rust source
-//! (`crates/eval/src/tuned_weights.rs`, compiled into the engine).
+//! `L × result + (1 − L) × sigmoid(score / K)` (validation still measures the
+//! result). Writes the weights as Rust source (`crates/eval/src/tuned_weights.rs`,
+//! compiled into the engine).
 //!
 //! ```text
 //! cargo run --release -p eval --example tune -- \
@@ -66,16 +67,18 @@ fn main() {
     eprintln!("K = {k:.1}; MSE before: train {train0:.6}, validation {valid0:.6}");
 
     // The training target: the result, blended with the search score where known.
-    let fit: Vec<(Features, f64)> = if lambda < 1.0 {
-        raw_train
+    let blended: Vec<(Features, f64)>;
+    let fit: &[(Features, f64)] = if lambda < 1.0 {
+        blended = raw_train
             .into_iter()
             .map(|(f, y, score)| match score {
                 Some(s) => (f, lambda * y + (1.0 - lambda) * sigmoid(s / k)),
                 None => (f, y),
             })
-            .collect()
+            .collect();
+        &blended
     } else {
-        train.clone()
+        &train
     };
     let mut w = w0.clone();
     let (mut m, mut v) = (vec![0.0; params::N], vec![0.0; params::N]);
@@ -84,7 +87,7 @@ fn main() {
     let mut best = (valid0, w0.clone());
     for it in 1..=iters {
         let mut grad = vec![0.0; params::N];
-        for (f, y) in &fit {
+        for (f, y) in fit {
             let p = sigmoid(f.eval(&w) / k);
             let d = 2.0 * (p - y) * p * (1.0 - p) / k * scale;
             for &(i, c) in &f.counts {
@@ -108,7 +111,7 @@ fn main() {
                 best = (e, w.clone());
             }
             if it % 100 == 0 || it == iters {
-                eprintln!("iter {it}: train (target) {:.6} validation {e:.6}", mse(&fit, &w, k));
+                eprintln!("iter {it}: train (target) {:.6} validation {e:.6}", mse(fit, &w, k));
             }
         }
     }
