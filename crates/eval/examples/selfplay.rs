@@ -105,7 +105,8 @@ fn main() {
             } else {
                 decided = 0;
                 if !pos.in_check() && !m.is_capture() && !m.is_promotion() {
-                    let black_score = if stm_wins == 1.0 { r.score } else { -r.score };
+                    let black_score =
+                        if pos.side_to_move() == Color::Black { r.score } else { -r.score };
                     records.push((pos.to_sfen(), black_score));
                 }
             }

@@ -134,22 +134,31 @@ pub fn place(piece: Square, king: Square, owner: Color) -> usize {
 /// Pieces near the kings, from Black's side: guards near their own king, attackers
 /// near the enemy king (see `OWN_KING_PLACE`, `ENEMY_KING_PLACE`).
 pub fn king_proximity(pos: &Position) -> i32 {
+    let mut sum = 0;
+    for_each_near_piece(pos, |kind, own_place, enemy_place, sign| {
+        sum += sign * (OWN_KING_PLACE[kind][own_place] + ENEMY_KING_PLACE[kind][enemy_place]);
+    });
+    sum
+}
+
+/// Calls `visit(kind index, place from its own king, place from the enemy king,
+/// sign)` for every piece (kings aside) within three steps of either king, +1 for
+/// Black's and -1 for White's: the pieces the king-place tables value. The engine
+/// ([`king_proximity`]) and the tuner's features share this walk.
+#[inline]
+pub fn for_each_near_piece(pos: &Position, mut visit: impl FnMut(usize, usize, usize, i32)) {
     let (Some(bk), Some(wk)) = (pos.king_square(Color::Black), pos.king_square(Color::White))
     else {
-        return 0;
+        return;
     };
-    let mut sum = 0;
     for (color, own, enemy, sign) in [(Color::Black, bk, wk, 1), (Color::White, wk, bk, -1)] {
         let near = boxes()[3][own.index()] | boxes()[3][enemy.index()];
         let pieces = pos.pieces(color) & near & !pos.pieces_of_kind(PieceKind::King);
         for sq in pieces {
             let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn).index();
-            sum += sign
-                * (OWN_KING_PLACE[kind][place(sq, own, color)]
-                    + ENEMY_KING_PLACE[kind][place(sq, enemy, color)]);
+            visit(kind, place(sq, own, color), place(sq, enemy, color), sign);
         }
     }
-    sum
 }
 
 #[cfg(test)]

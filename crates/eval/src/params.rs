@@ -7,7 +7,7 @@
 //! checks the identity against [`crate::evaluate`] along random games, so the tuner
 //! and the engine cannot drift apart.
 
-use crate::king_safety::{boxes, king_danger, place, PLACES};
+use crate::king_safety::{for_each_near_piece, king_danger, PLACES};
 use crate::mobility::{for_each_slider, MAX_MOBILITY, SLIDERS};
 use crate::weights::*;
 use shogi::{Color, PieceKind, Position, Square};
@@ -259,17 +259,10 @@ pub fn features(pos: &Position) -> Features {
             idx.iter().for_each(|&i| dense[i] += sign);
         }
     }
-    if let (Some(bk), Some(wk)) = (pos.king_square(Color::Black), pos.king_square(Color::White)) {
-        for (color, own, enemy, sign) in [(Color::Black, bk, wk, 1), (Color::White, wk, bk, -1)] {
-            let near = boxes()[3][own.index()] | boxes()[3][enemy.index()];
-            let pieces = pos.pieces(color) & near & !pos.pieces_of_kind(PieceKind::King);
-            for sq in pieces {
-                let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn).index();
-                dense[OKP + kind * PLACES + place(sq, own, color)] += sign;
-                dense[EKP + kind * PLACES + place(sq, enemy, color)] += sign;
-            }
-        }
-    }
+    for_each_near_piece(pos, |kind, own_place, enemy_place, sign| {
+        dense[OKP + kind * PLACES + own_place] += sign as i16;
+        dense[EKP + kind * PLACES + enemy_place] += sign as i16;
+    });
     for_each_slider(pos, |row, squares, sign| {
         dense[MOB + row * (MAX_MOBILITY + 1) + squares] += sign as i16
     });
