@@ -5,6 +5,17 @@ use crate::weights::*;
 use shogi::{Color, Move, PieceKind, Position, Square};
 use std::sync::OnceLock;
 
+/// Squares of one side of the board, centre file included (`PIECE_SQUARE` columns).
+pub const SQUARES_MIRRORED: usize = 45;
+
+/// `sq` as Black sees it with the board mirrored left to right: file distance from
+/// the 1-file edge (0-4) × 9 + rank (0: Black's far rank).
+#[inline]
+pub fn mirrored_square(sq: Square) -> usize {
+    let file = sq.file() as usize;
+    file.min(8 - file) * 9 + sq.relative_rank(Color::Black) as usize
+}
+
 /// Value of one piece of `kind` (owned by Black) on `sq`, material included.
 fn black_piece_square(kind: PieceKind, sq: Square) -> i32 {
     let rank = sq.relative_rank(Color::Black) as usize;
@@ -33,7 +44,7 @@ fn black_piece_square(kind: PieceKind, sq: Square) -> i32 {
             by_rank + by_file
         }
     };
-    base + positional
+    base + positional + PIECE_SQUARE[kind.index()][mirrored_square(sq)]
 }
 
 /// `[color][kind][square]`, from Black's point of view (White's entries negative).

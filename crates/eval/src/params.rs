@@ -7,6 +7,7 @@
 //! checks the identity against [`crate::evaluate`] along random games, so the tuner
 //! and the engine cannot drift apart.
 
+use crate::incremental::{mirrored_square, SQUARES_MIRRORED};
 use crate::king_safety::{for_each_near_piece, king_danger, PLACES};
 use crate::mobility::{for_each_slider, MAX_MOBILITY, SLIDERS};
 use crate::weights::*;
@@ -52,11 +53,12 @@ pub const PR: usize = MF + 5;
 pub const OKP: usize = PR + 9;
 pub const EKP: usize = OKP + 15 * PLACES;
 pub const MOB: usize = EKP + 15 * PLACES;
-pub const TEMPO_AT: usize = MOB + SLIDERS.len() * (MAX_MOBILITY + 1);
+pub const PS: usize = MOB + SLIDERS.len() * (MAX_MOBILITY + 1);
+pub const TEMPO_AT: usize = PS + 15 * SQUARES_MIRRORED;
 /// Number of tunable weights.
 pub const N: usize = TEMPO_AT + 1;
 
-pub const TABLES: [Table; 11] = [
+pub const TABLES: [Table; 12] = [
     table(
         "PIECE_VALUE",
         "Board value by `PieceKind` index (0 unused, king 0: it is never captured); \
@@ -113,6 +115,15 @@ pub const TABLES: [Table; 11] = [
         MAX_MOBILITY + 1,
         MOB,
     ),
+    table(
+        "PIECE_SQUARE",
+        "Every piece by kind and square as its owner sees it, the board mirrored left to right: \
+         file distance from the 1-file side (0-4) × 9 + rank (0: far rank), on top of the \
+         per-rank and per-file tables above.",
+        15,
+        SQUARES_MIRRORED,
+        PS,
+    ),
     table("TEMPO", "Having the move.", 0, 1, TEMPO_AT),
 ];
 
@@ -129,6 +140,7 @@ pub fn current() -> Vec<i32> {
     OWN_KING_PLACE.iter().for_each(|r| w.extend_from_slice(r));
     ENEMY_KING_PLACE.iter().for_each(|r| w.extend_from_slice(r));
     SLIDER_MOBILITY.iter().for_each(|r| w.extend_from_slice(r));
+    PIECE_SQUARE.iter().for_each(|r| w.extend_from_slice(r));
     w.push(TEMPO);
     assert_eq!(w.len(), N);
     w
@@ -208,6 +220,7 @@ pub fn piece_square_indices(kind: PieceKind, sq: Square, out: &mut Vec<usize>) {
     let rank = sq.relative_rank(Color::Black) as usize;
     let ffc = (sq.file() as i32 - 4).unsigned_abs() as usize;
     out.push(PV + kind.index());
+    out.push(PS + kind.index() * SQUARES_MIRRORED + mirrored_square(sq));
     match kind {
         PieceKind::King => {
             out.push(KR + rank);
