@@ -83,6 +83,35 @@ fn entries(w: &mut DangerWeights) -> Vec<(&'static str, &mut i32)> {
     out
 }
 
+/// The error for scaled linear and danger parts of the evaluation (see `--scan`).
+fn scan(data: &[Sample], k: f64) {
+    let danger: Vec<f64> = data
+        .iter()
+        .map(|s| {
+            f64::from(
+                king_danger_with(&s.pos, Color::White, &DANGER)
+                    - king_danger_with(&s.pos, Color::Black, &DANGER),
+            )
+        })
+        .collect();
+    println!("MSE over {} positions, rows: linear × a, columns: danger × b", data.len());
+    let b_values = [0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0];
+    println!("a \\ b {}", b_values.map(|b| format!("{b:>8}")).join(""));
+    for a in [1.0, 0.8, 0.6, 0.4] {
+        let row = b_values.map(|b| {
+            let sum: f64 = data
+                .iter()
+                .zip(&danger)
+                .map(|(s, d)| {
+                    (1.0 / (1.0 + (-(a * s.linear + b * d) / k).exp()) - s.result).powi(2)
+                })
+                .sum();
+            format!("{:>8.5}", sum / data.len().max(1) as f64)
+        });
+        println!("{a:<6} {}", row.join(""));
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let data_path: String = arg(&args, "--data", "/tmp/kyobo-selfplay.txt".to_string());
@@ -97,6 +126,11 @@ fn main() {
         Sample { linear: f.eval(&w_linear) - f.fixed as f64, pos, result }
     });
     eprintln!("positions: {} train, {} validation", train.len(), valid.len());
+    if args.iter().any(|a| a == "--scan") {
+        let all: Vec<Sample> = train.into_iter().chain(valid).collect();
+        scan(&all, k);
+        return;
+    }
 
     let mut w = DANGER;
     let mut err = mse(&train, &w, k);
