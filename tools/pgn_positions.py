@@ -42,14 +42,16 @@ def usi_move(token):
     raise ValueError(f"not a move: {token!r}")
 
 
-def games(text):
-    """(result from Sente's side, USI moves) for each game of a PGN text."""
+def games(text, with_tags=False):
+    """(result from Sente's side, USI moves) for each game of a PGN text; with
+    `with_tags`, (tags, result, moves)."""
     for block in text.split("[Event")[1:]:
         tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', block))
         body = block[block.index("\n\n"):] if "\n\n" in block else ""
         tokens = [t for t in body.split() if not NOT_A_MOVE.fullmatch(t)]
         result = {"1-0": 1.0, "0-1": 0.0}.get(tags.get("Result", ""), 0.5)
-        yield result, [usi_move(t) for t in tokens]
+        moves = [usi_move(t) for t in tokens]
+        yield (tags, result, moves) if with_tags else (result, moves)
 
 
 def main():

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Kyobo's own score along refereed games, to see where it misjudged a game it lost.
+
+Reads the PGN that `tools/match.py --pgn FILE` writes, and for every position from
+the given ply on where the named player was to move, asks the engine for a search of
+a fixed number of nodes (deterministic) and records the score from that player's
+side (mates as +/-30000). Prints one line per game:
+
+    GAME SIDE RESULT  PLY:SCORE PLY:SCORE ...
+
+then, over the games the player lost, how many had positions it scored at or above
+`--optimistic` (default +400), e.g.:
+
+    python3 tools/score_games.py /tmp/matches/gps-s4.pgn --engine /tmp/kyobo-58ce6ab
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pgn_positions import games  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCORE = re.compile(r"score (cp|mate) (-?\d+)")
+
+
+class Engine:
+    def __init__(self, path):
+        self.proc = subprocess.Popen(
+            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self.send("usi")
+        self.wait("usiok")
+        self.send("setoption name USI_Hash value 64")
+        self.send("isready")
+        self.wait("readyok")
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+
+    def wait(self, prefix):
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise SystemExit("the engine exited")
+            lines.append(line)
+            if line.startswith(prefix):
+                return lines
+
+    def score(self, moves, nodes):
+        self.send("position startpos moves " + " ".join(moves))
+        self.send(f"go nodes {nodes}")
+        score = None
+        for line in self.wait("bestmove"):
+            m = SCORE.search(line)
+            if m:
+                v = int(m.group(2))
+                score = v if m.group(1) == "cp" else (30000 if v > 0 else -30000)
+        return score
+
+    def quit(self):
+        self.send("quit")
+        self.proc.wait()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pgn")
+    parser.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "kyobo"))
+    parser.add_argument("--player", default="Kyobo", help="the PGN name whose moves are scored")
+    parser.add_argument("--nodes", type=int, default=100000)
+    parser.add_argument("--from-ply", type=int, default=36)
+    parser.add_argument("--optimistic", type=int, default=400)
+    parser.add_argument("--max-games", type=int, default=None)
+    args = parser.parse_args()
+    with open(args.pgn, encoding="utf-8") as f:
+        text = f.read()
+    engine = Engine(args.engine)
+    lost, misjudged = 0, []
+    for index, (tags, result, moves) in enumerate(games(text, with_tags=True)):
+        if args.max_games is not None and index >= args.max_games:
+            break
+        sente = tags.get("White") == args.player  # cshogi's PGN calls Sente "White"
+        won = result == (1.0 if sente else 0.0)
+        engine.send("usinewgame")
+        scores = []
+        for ply in range(args.from_ply, len(moves)):
+            if (ply % 2 == 0) == sente:
+                scores.append((ply, engine.score(moves[:ply], args.nodes)))
+        outcome = "win" if won else ("draw" if result == 0.5 else "loss")
+        line = " ".join(f"{p}:{s}" for p, s in scores)
+        print(f"{index} {'B' if sente else 'W'} {outcome} {line}", flush=True)
+        if outcome == "loss":
+            lost += 1
+            high = sum(1 for _, s in scores if s is not None and s >= args.optimistic)
+            if high:
+                misjudged.append(high)
+    engine.quit()
+    print(
+        f"lost {lost}; scored >= {args.optimistic} in {len(misjudged)} of them "
+        f"(positions so scored per game: {sorted(misjudged)})"
+    )
+
+
+if __name__ == "__main__":
+    main()
