@@ -26,14 +26,18 @@ struct Sample {
     result: f64,
 }
 
+/// The expected result of an evaluation `v` (Black's side).
+fn sigmoid(v: f64, k: f64) -> f64 {
+    1.0 / (1.0 + (-v / k).exp())
+}
+
 fn mse(data: &[Sample], w: &DangerWeights, k: f64) -> f64 {
     let sum: f64 = data
         .iter()
         .map(|s| {
             let danger = king_danger_with(&s.pos, Color::White, w)
                 - king_danger_with(&s.pos, Color::Black, w);
-            let p = 1.0 / (1.0 + (-(s.linear + danger as f64) / k).exp());
-            (p - s.result).powi(2)
+            (sigmoid(s.linear + danger as f64, k) - s.result).powi(2)
         })
         .sum();
     sum / data.len().max(1) as f64
@@ -102,9 +106,7 @@ fn scan(data: &[Sample], k: f64) {
             let sum: f64 = data
                 .iter()
                 .zip(&danger)
-                .map(|(s, d)| {
-                    (1.0 / (1.0 + (-(a * s.linear + b * d) / k).exp()) - s.result).powi(2)
-                })
+                .map(|(s, d)| (sigmoid(a * s.linear + b * d, k) - s.result).powi(2))
                 .sum();
             format!("{:>8.5}", sum / data.len().max(1) as f64)
         });

@@ -8,8 +8,8 @@ use std::sync::OnceLock;
 /// Squares of one side of the board, centre file included (`PIECE_SQUARE` columns).
 pub const SQUARES_MIRRORED: usize = 45;
 
-/// `sq` as Black sees it with the board mirrored left to right: file distance from
-/// the 1-file edge (0-4) × 9 + rank (0: Black's far rank).
+/// `sq` as Black sees it with the board mirrored left to right: distance from the
+/// nearer edge file (0-4) × 9 + rank (0: Black's far rank).
 #[inline]
 pub fn mirrored_square(sq: Square) -> usize {
     let file = sq.file() as usize;

@@ -118,7 +118,7 @@ pub const TABLES: [Table; 12] = [
     table(
         "PIECE_SQUARE",
         "Every piece by kind and square as its owner sees it, the board mirrored left to right: \
-         file distance from the 1-file side (0-4) × 9 + rank (0: far rank), on top of the \
+         distance from the nearer edge file (0-4) × 9 + rank (0: far rank), on top of the \
          per-rank and per-file tables above.",
         15,
         SQUARES_MIRRORED,

@@ -93,7 +93,7 @@ pub const SLIDER_MOBILITY: [[i32; 17]; 5] = [
 ];
 
 /// Every piece by kind and square as its owner sees it, the board mirrored left to right:
-/// file distance from the 1-file side (0-4) × 9 + rank (0: far rank), on top of the
+/// distance from the nearer edge file (0-4) × 9 + rank (0: far rank), on top of the
 /// per-rank and per-file tables above.
 pub const PIECE_SQUARE: [[i32; 45]; 15] = [
     [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
