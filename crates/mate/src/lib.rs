@@ -30,7 +30,7 @@ pub use usi::go_mate_answer;
 pub use verify::{verify_mate, MateEnd};
 
 use crate::pn::INF;
-use crate::search::{Abort, Search, UNBOUNDED};
+use crate::search::{Abort, Outcome, Search, UNBOUNDED};
 use crate::tt::Table;
 use shogi::{Move, Position};
 use std::sync::atomic::AtomicBool;
@@ -158,6 +158,27 @@ pub fn solve(pos: &Position, limits: &Limits) -> MateResult {
 /// Above this many nodes a search keeps the line of every mate it proves.
 const LONG_SEARCH_NODES: u64 = 1_000_000;
 
+/// Asks the root for a mate within `bound` plies. The search favours the old
+/// line first (see `Search::favour_old_line`), which finds where a long line can
+/// be shortened without re-trying every other check along it; but when there is
+/// no shorter mate, every check must be refuted anyway and the favoured order only
+/// slows that down. So a favoured search that runs past as many nodes as the
+/// whole solve has spent so far gives way to plain df-pn, which goes on from the
+/// same table.
+fn bounded_root_search(search: &mut Search, pos: &mut Position, bound: u16) -> Outcome {
+    let limit = search.node_limit;
+    search.favour_old_line = true;
+    search.node_limit = limit.min(search.nodes.saturating_mul(2).max(LONG_SEARCH_NODES));
+    let outcome = search.mid(pos, INF, INF, bound, 0);
+    search.node_limit = limit;
+    search.favour_old_line = false;
+    if search.abort == Some(Abort::Nodes) && search.nodes < limit {
+        search.abort = None;
+        return search.mid(pos, INF, INF, bound, 0);
+    }
+    outcome
+}
+
 /// The verified line of a mate in `len` (see `pv::extract`).
 fn line_of(
     search: &mut Search,
@@ -256,7 +277,7 @@ fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
         }
         exact = true;
         while len >= min_len + 2 {
-            let shorter = search.mid(&mut pos, INF, INF, len - 2, 0);
+            let shorter = bounded_root_search(&mut search, &mut pos, len - 2);
             if shorter.is_proven() {
                 len = shorter.proof_len;
                 report.lengths.push((len as usize, start.elapsed()));

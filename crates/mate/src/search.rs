@@ -14,7 +14,7 @@
 use crate::futile::is_futile_interposition;
 use crate::hands::{attacker_node_ceiling, before_attacker_move, defender_node_floor};
 use crate::pn::{add, one_plus_epsilon, Pn, INF};
-use crate::tt::{Probe, Record, Table, ALWAYS};
+use crate::tt::{Probe, Record, Table, ALWAYS, NO_PROOF};
 use shogi::movegen::{generate_checks, generate_evasions};
 use shogi::{Color, Hand, Move, MoveList, Position};
 use std::collections::HashMap;
@@ -24,6 +24,8 @@ use std::time::Instant;
 
 /// The remaining depth of an unbounded search.
 pub const UNBOUNDED: u16 = u16::MAX - 1;
+/// How strongly the old line is favoured (see `Search::selection_pn`).
+const OLD_LINE_SHIFT: u32 = 20;
 /// `rep_ply` of a result that depends on no repetition.
 const NO_REP: u32 = u32::MAX;
 
@@ -72,6 +74,9 @@ struct Child {
     /// A futile interposition: its length does not count, and it is searched
     /// without depth bound.
     futile: bool,
+    /// The shortest proof stored that is too long for the depth bound
+    /// (`NO_PROOF` if none).
+    longer: u16,
 }
 
 /// Keys are already random; hashing them again would only cost time.
@@ -109,6 +114,9 @@ pub struct Search<'a> {
     pub futile_rule: bool,
     /// Full keys of the positions on the current path, with their plies.
     pub path: PathSet,
+    /// In bounded searches, go first for children whose stored proof is only too
+    /// long for the bound (see `selection_pn`).
+    pub favour_old_line: bool,
     /// Children of every node on the path, each node's slice on top of its parent's.
     children: Vec<Child>,
     /// Scratch for `expand`: the keys of the children being expanded.
@@ -135,6 +143,7 @@ impl<'a> Search<'a> {
             abort: None,
             futile_rule: true,
             path: PathSet::default(),
+            favour_old_line: false,
             children: Vec::with_capacity(1 << 16),
             child_keys: Vec::with_capacity(1024),
         }
@@ -188,7 +197,12 @@ impl<'a> Search<'a> {
             let best = base + s.best;
             let child = self.children[best];
             let (child_th_pn, child_th_dn) = if or_node {
-                (th_pn.min(one_plus_epsilon(s.second)), th_dn - s.weak_slack)
+                let mut th = th_pn.min(one_plus_epsilon(s.second));
+                if self.favour_old_line && child.longer != NO_PROOF && th < INF {
+                    // Back to the child's own scale (see `selection_pn`).
+                    th = if th >= INF >> OLD_LINE_SHIFT { INF } else { th << OLD_LINE_SHIFT };
+                }
+                (th, th_dn - s.weak_slack)
             } else {
                 (th_pn - s.weak_slack, th_dn.min(one_plus_epsilon(s.second)))
             };
@@ -285,6 +299,7 @@ impl<'a> Search<'a> {
             rep_ply: NO_REP,
             hand: k.hand,
             futile,
+            longer: NO_PROOF,
         };
         if let Some(&rep) = self.path.get(&k.key) {
             // Only this very hand repeats: the disproof hand is the hand itself.
@@ -309,9 +324,10 @@ impl<'a> Search<'a> {
                 c.hand = hand;
                 return c;
             }
-            Probe::Unknown { pn, dn } => {
+            Probe::Unknown { pn, dn, longer } => {
                 c.pn = pn;
                 c.dn = dn;
+                c.longer = longer;
                 if remaining > 0 {
                     return c;
                 }
@@ -370,17 +386,21 @@ impl<'a> Search<'a> {
         let mut open: Pn = 0;
         if or_node {
             s.pn = INF;
+            let mut best_key = (INF, 0);
             for (i, c) in children.iter().enumerate() {
                 if c.dn > 0 {
                     largest = largest.max(c.dn);
                     open += 1;
                 }
-                if c.pn < s.pn {
+                // Ties go to the shorter old proof when the old line is favoured.
+                let key = (self.selection_pn(c), if self.favour_old_line { c.longer } else { 0 });
+                if key < best_key {
                     s.second = s.pn;
-                    s.pn = c.pn;
+                    s.pn = key.0;
+                    best_key = key;
                     s.best = i;
-                } else if c.pn < s.second {
-                    s.second = c.pn;
+                } else if key.0 < s.second {
+                    s.second = key.0;
                 }
             }
         } else {
@@ -419,6 +439,21 @@ impl<'a> Search<'a> {
             s.pn = weak;
         }
         s
+    }
+
+    /// A child's proof number as its attacker-node parent compares it. When the
+    /// old line is favoured, a child whose stored proof is only too long for the
+    /// bound (the line of an earlier, longer mate) has its number scaled down by
+    /// 2^`OLD_LINE_SHIFT`: a bounded search then follows the old line down to where
+    /// it can be shortened instead of trying every other check on the way, each
+    /// time the old line's proof number grows past theirs.
+    #[inline(always)]
+    fn selection_pn(&self, c: &Child) -> Pn {
+        if self.favour_old_line && c.longer != NO_PROOF && c.pn > 0 && c.dn > 0 {
+            (c.pn >> OLD_LINE_SHIFT).max(1)
+        } else {
+            c.pn
+        }
     }
 
     /// The node's outcome from its children once the loop has ended.

@@ -28,7 +28,7 @@ use crate::pn::Pn;
 use shogi::Hand;
 
 /// `proof_len` of an entry that holds no proof.
-const NO_PROOF: u16 = u16::MAX;
+pub const NO_PROOF: u16 = u16::MAX;
 /// `disproved_below` of an unconditional disproof.
 pub const ALWAYS: u16 = u16::MAX;
 /// Entries per cluster.
@@ -72,9 +72,12 @@ pub enum Probe {
     /// No mate within the remaining depth; `below` as in `Record::Disproven`;
     /// `hand` is the disproof hand stored (at least the hand probed).
     Disproven { below: u16, hand: Hand },
-    /// Estimates for this exact hand, or bounds borrowed from other hands.
-    Unknown { pn: Pn, dn: Pn },
-    /// Nothing stored for this board and hand.
+    /// Estimates for this exact hand, or bounds borrowed from other hands;
+    /// `longer`: the shortest proof stored that is too long for the remaining
+    /// depth (`NO_PROOF` if none).
+    Unknown { pn: Pn, dn: Pn, longer: u16 },
+    /// Nothing stored for this board and hand, nor for a hand a proof or
+    /// disproof of which would bound it.
     Missing,
 }
 
@@ -242,15 +245,20 @@ impl Table {
         // a stronger one at least as much disproof.
         let mut pn_floor: Pn = 0;
         let mut dn_floor: Pn = 0;
+        let mut longer = NO_PROOF;
         for e in self.cluster(board_key) {
             if e.board_key != board_key || !self.is_live(e) {
                 continue;
             }
             let we_have_more = hand.is_superior_or_equal(e.hand);
             let we_have_less = e.hand.is_superior_or_equal(hand);
-            if we_have_more && e.proof_len <= remaining && e.proof_len < best_len {
-                best_len = e.proof_len;
-                proof_hand = e.hand;
+            if we_have_more && e.proof_len < best_len {
+                if e.proof_len <= remaining {
+                    best_len = e.proof_len;
+                    proof_hand = e.hand;
+                } else {
+                    longer = longer.min(e.proof_len);
+                }
             }
             if we_have_less && e.disproved_below > remaining && e.disproved_below > disproved_below
             {
@@ -270,10 +278,12 @@ impl Table {
         } else if disproved_below != 0 {
             Probe::Disproven { below: disproved_below, hand: disproof_hand }
         } else if let Some((pn, dn)) = exact {
-            Probe::Unknown { pn: pn.max(pn_floor).max(1), dn: dn.max(dn_floor).max(1) }
+            Probe::Unknown { pn: pn.max(pn_floor).max(1), dn: dn.max(dn_floor).max(1), longer }
         } else if pn_floor > 0 || dn_floor > 0 {
-            Probe::Unknown { pn: pn_floor.max(1), dn: dn_floor.max(1) }
+            Probe::Unknown { pn: pn_floor.max(1), dn: dn_floor.max(1), longer }
         } else {
+            // A stored proof (even a too long one) always sets `dn_floor`.
+            debug_assert_eq!(longer, NO_PROOF);
             Probe::Missing
         }
     }
@@ -403,6 +413,22 @@ mod tests {
     }
 
     #[test]
+    fn a_proof_too_long_for_the_bound_is_reported_as_longer() {
+        let mut t = Table::new(1);
+        let g = hand(&[PieceKind::Gold]);
+        t.store(42, g, Record::Proven { len: 9 }, 10);
+        t.store(42, g, Record::Proven { len: 7 }, 10);
+        t.store(42, g, Record::Unknown { pn: 3, dn: 4 }, 10);
+        assert_eq!(t.probe(42, g, 5), Probe::Unknown { pn: 3, dn: 4, longer: 7 });
+        let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
+        assert!(matches!(t.probe(42, gs, 6), Probe::Unknown { longer: 7, .. }));
+        assert_eq!(t.probe(42, gs, 7), Probe::Proven { len: 7, hand: g });
+        // Only hands the proof holds for see it.
+        assert!(matches!(t.probe(42, Hand::EMPTY, 5), Probe::Unknown { longer: NO_PROOF, .. }));
+        assert_eq!(t.probe(43, gs, 5), Probe::Missing);
+    }
+
+    #[test]
     fn disproofs_hold_for_inferior_hands_and_shallower_depths() {
         let mut t = Table::new(1);
         let gs = hand(&[PieceKind::Gold, PieceKind::Silver]);
@@ -429,7 +455,10 @@ mod tests {
         }
         assert_eq!(t.size_bytes(), size);
         // The heaviest early entry survived; the last one is present as well.
-        assert!(matches!(t.probe(0, Hand::EMPTY, 10), Probe::Unknown { pn: 3, dn: 4 }));
+        assert!(matches!(
+            t.probe(0, Hand::EMPTY, 10),
+            Probe::Unknown { pn: 3, dn: 4, longer: NO_PROOF }
+        ));
         t.new_search();
         assert_eq!(t.probe(0, Hand::EMPTY, 10), Probe::Missing);
     }
