@@ -282,7 +282,7 @@ impl Table {
         } else if pn_floor > 0 || dn_floor > 0 {
             Probe::Unknown { pn: pn_floor.max(1), dn: dn_floor.max(1), longer }
         } else {
-            // A stored proof (even a too long one) always sets `dn_floor`.
+            // A stored proof (even a too long one) sets `exact` or `dn_floor`.
             debug_assert_eq!(longer, NO_PROOF);
             Probe::Missing
         }
