@@ -160,9 +160,12 @@ fn judge(pos: &Position, problem: &Problem, report: &Report, limits: &Limits) ->
             }
             match problem.expected_len {
                 Some(n) if n == pv.len() => (Verdict::Shortest, String::new()),
-                Some(n) => (Verdict::Wrong, format!("length {} where {n} is expected", pv.len())),
+                Some(n) => (
+                    Verdict::Wrong,
+                    format!("length {} where {n} is expected{}", pv.len(), bound_note(report, pv)),
+                ),
                 None if report.shortest_proven => (Verdict::Shortest, String::new()),
-                None => (Verdict::Solved, "not proven shortest".into()),
+                None => (Verdict::Solved, format!("not proven shortest{}", bound_note(report, pv))),
             }
         }
         MateResult::NoMate => match problem.expected_len {
@@ -171,6 +174,20 @@ fn judge(pos: &Position, problem: &Problem, report: &Report, limits: &Limits) ->
         },
         MateResult::Timeout => (Verdict::Unsolved, String::new()),
         MateResult::Invalid(e) => (Verdict::Wrong, format!("not a mating problem: {e}")),
+    }
+}
+
+/// When a search stopped before its line was exact, the line read out of the table
+/// (the defender answering by the longest proof stored, an upper bound) can be
+/// shorter than the mate proven: then some defence in it is not the best one, and
+/// the length proven is the one to trust.
+fn bound_note(report: &Report, pv: &[shogi::Move]) -> String {
+    match report.lengths.last() {
+        Some(&(proven, _)) if !report.shortest_proven && proven > pv.len() => format!(
+            "; mate proven within {proven} plies, this line is shorter: \
+             some defence in it is not the longest"
+        ),
+        _ => String::new(),
     }
 }
 
@@ -327,4 +344,31 @@ fn json(outcomes: &[Outcome], total: Duration, solver: &Solver) -> String {
         solver.table_bytes(),
         items.join(",")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shogi::{PieceKind, Square};
+    use std::time::Duration;
+
+    fn report(lengths: &[usize], shortest_proven: bool) -> Report {
+        Report {
+            result: MateResult::Timeout,
+            shortest_proven,
+            lengths: lengths.iter().map(|&l| (l, Duration::ZERO)).collect(),
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            hashfull: 0,
+            attacker: None,
+        }
+    }
+
+    #[test]
+    fn a_line_shorter_than_the_proven_bound_is_flagged() {
+        let pv = vec![shogi::Move::drop(PieceKind::Gold, Square::new(4, 1)); 3];
+        assert!(bound_note(&report(&[9, 5], false), &pv).contains("within 5 plies"));
+        assert_eq!(bound_note(&report(&[9, 3], false), &pv), "");
+        assert_eq!(bound_note(&report(&[9, 5], true), &pv), "");
+    }
 }
