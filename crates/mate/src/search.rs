@@ -198,7 +198,7 @@ impl<'a> Search<'a> {
             let child = self.children[best];
             let (child_th_pn, child_th_dn) = if or_node {
                 let mut th = th_pn.min(one_plus_epsilon(s.second));
-                if self.favour_old_line && child.longer != NO_PROOF && th < INF {
+                if self.is_favoured(&child) && th < INF {
                     // Back to the child's own scale (see `selection_pn`).
                     th = if th >= INF >> OLD_LINE_SHIFT { INF } else { th << OLD_LINE_SHIFT };
                 }
@@ -441,6 +441,12 @@ impl<'a> Search<'a> {
         s
     }
 
+    /// An open child of an attacker node whose number `selection_pn` scales down.
+    #[inline(always)]
+    fn is_favoured(&self, c: &Child) -> bool {
+        self.favour_old_line && c.longer != NO_PROOF && c.pn > 0 && c.dn > 0
+    }
+
     /// A child's proof number as its attacker-node parent compares it. When the
     /// old line is favoured, a child whose stored proof is only too long for the
     /// bound (the line of an earlier, longer mate) has its number scaled down by
@@ -449,7 +455,7 @@ impl<'a> Search<'a> {
     /// time the old line's proof number grows past theirs.
     #[inline(always)]
     fn selection_pn(&self, c: &Child) -> Pn {
-        if self.favour_old_line && c.longer != NO_PROOF && c.pn > 0 && c.dn > 0 {
+        if self.is_favoured(c) {
             (c.pn >> OLD_LINE_SHIFT).max(1)
         } else {
             c.pn
