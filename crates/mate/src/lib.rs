@@ -321,6 +321,7 @@ fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tt::Probe;
 
     /// 木星の旅390 from long.txt: a first proof of 27 plies, 21 at the shortest.
     const JUPITER_390: &str =
@@ -345,5 +346,29 @@ mod tests {
         let again = line_of(&mut search, &mut pos, shorter, false, true).unwrap();
         assert!(again.len() <= shorter as usize);
         assert_eq!(pos.to_sfen(), Position::from_sfen(JUPITER_390).unwrap().to_sfen());
+    }
+
+    /// A mate in 3 whose only first move is 9a7c (from tsume_3ply.txt).
+    const MATE_IN_3: &str = "+B8/9/2r6/9/k8/2+B6/9/9/9 b r4g4s4n4l18p 1";
+
+    #[test]
+    fn a_refutation_made_up_by_the_root_filter_is_not_stored() {
+        let mut table = Table::new(16);
+        table.new_search();
+        let mut pos = Position::from_sfen(MATE_IN_3).unwrap();
+        let key_move = pos.parse_usi_move("9a7c").unwrap();
+        let mut search = Search::new(&mut table, pos.side_to_move());
+        search.path.insert(pos.key(), 0);
+        search.root_filter = Some((0, search::MoveFilter::Without(key_move)));
+        let without = search.mid(&mut pos, INF, INF, 3, 0);
+        assert!(without.is_disproven(), "no other mate in 3");
+        let attacker_hand = pos.hand(search.attacker);
+        let stored = search.tt.probe(pos.board_key(), attacker_hand, 3);
+        assert!(!matches!(stored, Probe::Disproven { .. }), "{stored:?}");
+        search.root_filter = Some((0, search::MoveFilter::Only(key_move)));
+        assert_eq!(search.mid(&mut pos, INF, INF, 3, 0).proof_len, 3);
+        search.root_filter = None;
+        let plain = search.mid(&mut pos, INF, INF, 3, 0);
+        assert!(plain.is_proven() && plain.proof_len == 3);
     }
 }

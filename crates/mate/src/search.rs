@@ -95,6 +95,22 @@ impl Hasher for KeyHasher {
 }
 pub type PathSet = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
 
+/// Which moves of one node a search may play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveFilter {
+    Only(Move),
+    Without(Move),
+}
+
+impl MoveFilter {
+    fn keeps(self, mv: Move) -> bool {
+        match self {
+            MoveFilter::Only(m) => mv == m,
+            MoveFilter::Without(m) => mv != m,
+        }
+    }
+}
+
 /// Why a search stopped early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Abort {
@@ -117,6 +133,9 @@ pub struct Search<'a> {
     /// In bounded searches, go first for children whose stored proof is only too
     /// long for the bound (see `selection_pn`).
     pub favour_old_line: bool,
+    /// At the node of this ply, the moves the filter does not keep count as
+    /// refuted (see `shorten`).
+    pub root_filter: Option<(u32, MoveFilter)>,
     /// Children of every node on the path, each node's slice on top of its parent's.
     children: Vec<Child>,
     /// Scratch for `expand`: the keys of the children being expanded.
@@ -144,6 +163,7 @@ impl<'a> Search<'a> {
             futile_rule: true,
             path: PathSet::default(),
             favour_old_line: false,
+            root_filter: None,
             children: Vec::with_capacity(1 << 16),
             child_keys: Vec::with_capacity(1024),
         }
@@ -182,6 +202,17 @@ impl<'a> Search<'a> {
         let start_nodes = self.nodes;
         let base = self.children.len();
         self.expand(pos, or_node, remaining);
+        if let Some((p, filter)) = self.root_filter {
+            if p == ply {
+                for c in self.children[base..].iter_mut().filter(|c| !filter.keeps(c.mv)) {
+                    // Refuted at no depth: what the node concludes from it (and
+                    // may store) claims only that there is no mate in 0 plies.
+                    c.pn = INF;
+                    c.dn = 0;
+                    c.disproved_below = 0;
+                }
+            }
+        }
         if self.children.len() == base {
             return if or_node {
                 Outcome::disproven(ALWAYS, NO_REP, attacker_node_ceiling(pos, self.attacker))
