@@ -1,30 +1,85 @@
 //! The USI `go mate` answer, for the USI loop to call.
 
-use crate::{Limits, MateResult, Solver};
+use crate::{Limits, MateResult, Report, Solver};
 use shogi::Position;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
 /// Solves `pos` within `time` (`None`: infinite, until `stop` is set) and returns
-/// the USI line: `checkmate <moves>`, `checkmate nomate` (only when proven) or
-/// `checkmate timeout`; `checkmate notimplemented` for a position that is not a
-/// mating problem (the side not to move in check, or without a king). When the side
-/// to move is in check, the mate starts with its reply.
+/// the USI lines to send, the answer last: `checkmate <moves>`, `checkmate nomate`
+/// (only when proven) or `checkmate timeout`; `checkmate notimplemented` for a
+/// position that is not a mating problem (the side not to move in check, or
+/// without a king). When the side to move is in check, the mate starts with its
+/// reply. A mate the search had no time to prove shortest comes after an `info
+/// string` that says so.
 pub fn go_mate_answer(
     solver: &mut Solver,
     pos: &Position,
     time: Option<Duration>,
     stop: Arc<AtomicBool>,
-) -> String {
+) -> Vec<String> {
     let limits = Limits { time, stop: Some(stop), ..Limits::default() };
-    match solver.solve(pos, &limits).result {
+    let report = solver.solve(pos, &limits);
+    match &report.result {
         MateResult::Mate(pv) => {
             let moves: Vec<String> = pv.iter().map(|m| m.to_usi()).collect();
-            format!("checkmate {}", moves.join(" "))
+            let mut lines = Vec::new();
+            if !report.shortest_proven {
+                lines.push(not_shortest_note(&report, pv.len()));
+            }
+            lines.push(format!("checkmate {}", moves.join(" ")));
+            lines
         }
-        MateResult::NoMate => "checkmate nomate".to_string(),
-        MateResult::Timeout => "checkmate timeout".to_string(),
-        MateResult::Invalid(_) => "checkmate notimplemented".to_string(),
+        MateResult::NoMate => vec!["checkmate nomate".to_string()],
+        MateResult::Timeout => vec!["checkmate timeout".to_string()],
+        MateResult::Invalid(_) => vec!["checkmate notimplemented".to_string()],
+    }
+}
+
+/// What a GUI should know of a mate not proven shortest: the search stopped
+/// first, and (when the line read out is shorter than the mate proven) some
+/// defence in the line is not the longest.
+fn not_shortest_note(report: &Report, line_len: usize) -> String {
+    let mut note = format!(
+        "info string mate in {line_len} plies, not proven the shortest: the search stopped first"
+    );
+    if let Some(&(proven, _)) = report.lengths.last() {
+        if proven > line_len {
+            note.push_str(&format!(
+                "; a mate within {proven} plies is proven, and some defence in this line is not the longest"
+            ));
+        }
+    }
+    note
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(lengths: &[usize]) -> Report {
+        Report {
+            result: MateResult::Timeout,
+            shortest_proven: false,
+            lengths: lengths.iter().map(|&l| (l, Duration::ZERO)).collect(),
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            hashfull: 0,
+            attacker: None,
+        }
+    }
+
+    #[test]
+    fn a_mate_not_proven_shortest_is_announced_and_a_short_line_flagged() {
+        let note = not_shortest_note(&report(&[31, 27]), 27);
+        assert_eq!(
+            note,
+            "info string mate in 27 plies, not proven the shortest: the search stopped first"
+        );
+        let note = not_shortest_note(&report(&[639]), 401);
+        assert!(note.ends_with(
+            "; a mate within 639 plies is proven, and some defence in this line is not the longest"
+        ));
     }
 }

@@ -168,9 +168,11 @@ impl Session {
             let stop = Arc::clone(&self.mate_stop);
             let silence = Arc::clone(&self.silence);
             self.search = Some(std::thread::spawn(move || {
-                let line = mate_hook::answer(&pos, time, hash_mb, stop);
+                let lines = mate_hook::answer(&pos, time, hash_mb, stop);
                 if !silence.load(Ordering::SeqCst) {
-                    send(&line);
+                    for line in &lines {
+                        send(line);
+                    }
                 }
             }));
             return;
