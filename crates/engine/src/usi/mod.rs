@@ -6,9 +6,11 @@
 //!   `stop`, `ponderhit` and `isready` are answered at once.
 //! - [`report`]: `info` and `bestmove` lines.
 //! - [`mate_hook`]: where `go mate` is answered.
+//! - [`mate_probe`]: a short checkmate search before each game move.
 
 pub mod command;
 mod mate_hook;
+mod mate_probe;
 pub mod options;
 mod report;
 mod session;

@@ -3,7 +3,7 @@
 use super::command::{ClockFields, Command, GoParams, Start};
 use super::options::Options;
 use super::report::{bestmove_line, info_line, Answer};
-use super::{mate_hook, send};
+use super::{mate_hook, mate_probe, send};
 use eval::ShogiGame;
 use search::engine::Signals;
 use search::time::{Clock, TimeOptions};
@@ -12,7 +12,7 @@ use shogi::{Color, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -32,6 +32,8 @@ pub struct Session {
     open_ended: bool,
     /// Stops a running `go mate`.
     mate_stop: Arc<AtomicBool>,
+    /// The solver of the mate probe before each game move (its table kept).
+    probe_solver: Arc<Mutex<mate::Solver>>,
 }
 
 impl Default for Session {
@@ -72,6 +74,7 @@ impl Session {
             search: None,
             open_ended: false,
             mate_stop: Arc::new(AtomicBool::new(false)),
+            probe_solver: Arc::new(Mutex::new(mate::Solver::new(mate_probe::PROBE_HASH_MB))),
         }
     }
 
@@ -199,13 +202,51 @@ impl Session {
         let signals = Arc::clone(&self.signals);
         let silence = Arc::clone(&self.silence);
         let options = self.options.clone();
+        let probe_solver = Arc::clone(&self.probe_solver);
         self.search = Some(std::thread::spawn(move || {
-            let answer = think(&engine, &game, &limits, &signals, &options);
+            let answer = match probe_for_mate(&probe_solver, &game, &limits, &options) {
+                Ok(answer) => answer,
+                Err(limits) => think(&engine, &game, &limits, &signals, &options),
+            };
             if !silence.load(Ordering::SeqCst) {
                 send(&bestmove_line(&answer));
             }
         }));
     }
+}
+
+/// The mate probe (see `mate_probe`): the answer when it finds a mate, else the
+/// limits left for the search.
+fn probe_for_mate(
+    solver: &Mutex<mate::Solver>,
+    game: &ShogiGame,
+    limits: &Limits,
+    options: &Options,
+) -> Result<Answer, Limits> {
+    let mut left = limits.clone();
+    let Some(time) = mate_probe::budget(limits) else {
+        return Err(left);
+    };
+    if game.declaration_wins() {
+        return Err(left);
+    }
+    let start = Instant::now();
+    let Ok(mut solver) = solver.lock() else {
+        return Err(left);
+    };
+    if let Some(line) = mate_probe::find(&mut solver, game.position(), time) {
+        let pv: Vec<String> = line.iter().map(|m| m.to_usi()).collect();
+        send(&format!(
+            "info depth {n} time {ms} score mate {n} pv {pv}",
+            n = line.len(),
+            ms = start.elapsed().as_millis(),
+            pv = pv.join(" ")
+        ));
+        let ponder = if options.ponder { line.get(1).copied() } else { None };
+        return Ok(Answer::Move { best: line[0], ponder });
+    }
+    mate_probe::charge(&mut left, start.elapsed());
+    Err(left)
 }
 
 /// Runs one search on the search thread and decides the answer.
