@@ -182,12 +182,12 @@ fn judge(pos: &Position, problem: &Problem, report: &Report, limits: &Limits) ->
 /// shorter than the mate proven: then some defence in it is not the best one, and
 /// the length proven is the one to trust.
 fn bound_note(report: &Report, pv: &[shogi::Move]) -> String {
-    match report.lengths.last() {
-        Some(&(proven, _)) if !report.shortest_proven && proven > pv.len() => format!(
+    match report.proven_longer_than(pv.len()) {
+        Some(proven) => format!(
             "; mate proven within {proven} plies, this line is shorter: \
              some defence in it is not the longest"
         ),
-        _ => String::new(),
+        None => String::new(),
     }
 }
 

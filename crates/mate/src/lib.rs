@@ -99,6 +99,17 @@ impl Report {
     pub fn first_mate(&self) -> Option<(usize, Duration)> {
         self.lengths.first().copied()
     }
+
+    /// The length of the last mate proven, when a line of `line_len` plies read
+    /// out of a search stopped early is shorter: then some defence in the line is
+    /// not the longest (the read-out takes the longest proof stored, an upper
+    /// bound), and the length proven is the one to trust.
+    pub fn proven_longer_than(&self, line_len: usize) -> Option<usize> {
+        match self.lengths.last() {
+            Some(&(proven, _)) if !self.shortest_proven && proven > line_len => Some(proven),
+            _ => None,
+        }
+    }
 }
 
 /// A solver owns its table, so that repeated solves reuse the allocation.

@@ -1,6 +1,6 @@
 //! The USI `go mate` answer, for the USI loop to call.
 
-use crate::{Limits, MateResult, Report, Solver};
+use crate::{Limits, MateResult, Solver};
 use shogi::Position;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -26,7 +26,7 @@ pub fn go_mate_answer(
             let moves: Vec<String> = pv.iter().map(|m| m.to_usi()).collect();
             let mut lines = Vec::new();
             if !report.shortest_proven {
-                lines.push(not_shortest_note(&report, pv.len()));
+                lines.push(not_shortest_note(pv.len(), report.proven_longer_than(pv.len())));
             }
             lines.push(format!("checkmate {}", moves.join(" ")));
             lines
@@ -38,18 +38,16 @@ pub fn go_mate_answer(
 }
 
 /// What a GUI should know of a mate not proven shortest: the search stopped
-/// first, and (when the line read out is shorter than the mate proven) some
-/// defence in the line is not the longest.
-fn not_shortest_note(report: &Report, line_len: usize) -> String {
+/// first, and (when the line read out is shorter than the mate proven, `proven`)
+/// some defence in the line is not the longest.
+fn not_shortest_note(line_len: usize, proven: Option<usize>) -> String {
     let mut note = format!(
         "info string mate in {line_len} plies, not proven the shortest: the search stopped first"
     );
-    if let Some(&(proven, _)) = report.lengths.last() {
-        if proven > line_len {
-            note.push_str(&format!(
-                "; a mate within {proven} plies is proven, and some defence in this line is not the longest"
-            ));
-        }
+    if let Some(proven) = proven {
+        note.push_str(&format!(
+            "; a mate within {proven} plies is proven, and some defence in this line is not the longest"
+        ));
     }
     note
 }
@@ -58,26 +56,14 @@ fn not_shortest_note(report: &Report, line_len: usize) -> String {
 mod tests {
     use super::*;
 
-    fn report(lengths: &[usize]) -> Report {
-        Report {
-            result: MateResult::Timeout,
-            shortest_proven: false,
-            lengths: lengths.iter().map(|&l| (l, Duration::ZERO)).collect(),
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            hashfull: 0,
-            attacker: None,
-        }
-    }
-
     #[test]
     fn a_mate_not_proven_shortest_is_announced_and_a_short_line_flagged() {
-        let note = not_shortest_note(&report(&[31, 27]), 27);
+        let note = not_shortest_note(27, None);
         assert_eq!(
             note,
             "info string mate in 27 plies, not proven the shortest: the search stopped first"
         );
-        let note = not_shortest_note(&report(&[639]), 401);
+        let note = not_shortest_note(401, Some(639));
         assert!(note.ends_with(
             "; a mate within 639 plies is proven, and some defence in this line is not the longest"
         ));
