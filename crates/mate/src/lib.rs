@@ -202,7 +202,7 @@ fn line_of(
 }
 
 /// Extra time to read the line out once the time limit is reached.
-fn read_out_grace(limit: Duration) -> Duration {
+pub(crate) fn read_out_grace(limit: Duration) -> Duration {
     (limit / 20).clamp(Duration::from_millis(100), Duration::from_secs(3))
 }
 

@@ -1,6 +1,6 @@
 //! The USI `go mate` answer, for the USI loop to call.
 
-use crate::{Limits, MateResult, Solver};
+use crate::{read_out_grace, Limits, MateResult, Solver};
 use shogi::Position;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -12,13 +12,17 @@ use std::time::Duration;
 /// position that is not a mating problem (the side not to move in check, or
 /// without a king). When the side to move is in check, the mate starts with its
 /// reply. A mate the search had no time to prove shortest comes after an `info
-/// string` that says so.
+/// string` that says so. The solver's read-out grace after its time limit is
+/// kept inside `time`.
 pub fn go_mate_answer(
     solver: &mut Solver,
     pos: &Position,
     time: Option<Duration>,
     stop: Arc<AtomicBool>,
 ) -> Vec<String> {
+    // The solver may read its line out for a little after its time limit: keep
+    // that inside the time the GUI gave.
+    let time = time.map(|t| t.saturating_sub(read_out_grace(t)).max(t / 2));
     let limits = Limits { time, stop: Some(stop), ..Limits::default() };
     let report = solver.solve(pos, &limits);
     match &report.result {

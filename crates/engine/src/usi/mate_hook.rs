@@ -1,19 +1,40 @@
 //! `go mate`: answered by the df-pn checkmate solver (crates/mate).
 
+use mate::Solver;
 use shogi::Position;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The `go mate` solver of a session and the table size it was made with. It is
+/// made at the first `go mate` and kept: making (and freeing) a table of several
+/// GiB takes seconds, which the answer should not wait for each time.
+pub type MateSlot = Mutex<Option<(usize, Solver)>>;
 
 /// Solves `pos` within `time_ms` (`None`: until `stop` sets the flag) with a table of
 /// `hash_mb` MiB, and returns the USI lines to send, the answer last: `checkmate
-/// <moves>`, `checkmate nomate` (only when proved) or `checkmate timeout`.
+/// <moves>`, `checkmate nomate` (only when proved) or `checkmate timeout`. The time
+/// counts from the call, so making the table is part of it.
 pub fn answer(
+    slot: &MateSlot,
     pos: &Position,
     time_ms: Option<u64>,
     hash_mb: usize,
     stop: Arc<AtomicBool>,
 ) -> Vec<String> {
-    let mut solver = mate::Solver::new(hash_mb.max(1));
-    mate::go_mate_answer(&mut solver, pos, time_ms.map(Duration::from_millis), stop)
+    let start = Instant::now();
+    let hash_mb = hash_mb.max(1);
+    let Ok(mut slot) = slot.lock() else {
+        return vec!["checkmate timeout".to_string()];
+    };
+    if slot.as_ref().is_none_or(|(mb, _)| *mb != hash_mb) {
+        // Free the old table before making the new one.
+        *slot = None;
+        *slot = Some((hash_mb, Solver::new(hash_mb)));
+    }
+    let Some((_, solver)) = slot.as_mut() else {
+        return vec!["checkmate timeout".to_string()];
+    };
+    let time = time_ms.map(|ms| Duration::from_millis(ms).saturating_sub(start.elapsed()));
+    mate::go_mate_answer(solver, pos, time, stop)
 }

@@ -32,6 +32,8 @@ pub struct Session {
     open_ended: bool,
     /// Stops a running `go mate`.
     mate_stop: Arc<AtomicBool>,
+    /// The solver of `go mate`, kept between calls.
+    mate_slot: Arc<mate_hook::MateSlot>,
     /// The solver of the mate probe before each game move (its table kept).
     probe_solver: Arc<Mutex<mate::Solver>>,
 }
@@ -74,6 +76,7 @@ impl Session {
             search: None,
             open_ended: false,
             mate_stop: Arc::new(AtomicBool::new(false)),
+            mate_slot: Arc::new(Mutex::new(None)),
             probe_solver: Arc::new(Mutex::new(mate::Solver::new(mate_probe::PROBE_HASH_MB))),
         }
     }
@@ -169,9 +172,10 @@ impl Session {
             self.silence.store(false, Ordering::SeqCst);
             let (pos, hash_mb) = (self.position.clone(), self.options.hash_mb);
             let stop = Arc::clone(&self.mate_stop);
+            let slot = Arc::clone(&self.mate_slot);
             let silence = Arc::clone(&self.silence);
             self.search = Some(std::thread::spawn(move || {
-                let lines = mate_hook::answer(&pos, time, hash_mb, stop);
+                let lines = mate_hook::answer(&slot, &pos, time, hash_mb, stop);
                 if !silence.load(Ordering::SeqCst) {
                     for line in &lines {
                         send(line);
