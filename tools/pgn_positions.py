@@ -58,6 +58,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pgn", nargs="+")
     parser.add_argument("--from-ply", type=int, default=36, help="skip the opening")
+    parser.add_argument("--quiet", action="store_true",
+                        help="only positions whose game move is neither a capture nor a promotion")
     args = parser.parse_args()
     count = 0
     for path in args.pgn:
@@ -66,7 +68,9 @@ def main():
         for result, moves in games(text):
             board = cshogi.Board()
             for ply, move in enumerate(moves):
-                if ply >= args.from_ply and not board.is_check():
+                noisy = move.endswith("+") or (
+                    "*" not in move and board.piece(cshogi.move_to(board.move_from_usi(move))) != 0)
+                if ply >= args.from_ply and not board.is_check() and not (args.quiet and noisy):
                     print(f"{board.sfen()}\t{result:g}")
                     count += 1
                 board.push_usi(move)

@@ -8,8 +8,11 @@
 //! Every tenth block of 500 positions is held out for validation, and the weights
 //! with the lowest validation error (checked every 25 steps) are kept. With
 //! `--lambda L` below 1, positions that carry the search's score are fitted to
-//! `L × result + (1 − L) × sigmoid(score / K)` (validation still measures the
-//! result). Writes the weights as Rust source (`crates/eval/src/tuned_weights.rs`,
+//! `L × result + (1 − L) × sigmoid(score / K_s)`, where the score is the one in
+//! column `--score-column` (2: the engine's own from `selfplay`; 3: GPS Shogi's from
+//! `tools/gps_label.py`, a distillation target) and `K_s` is fitted the same way as
+//! `K`, from the scores to the results (so a score on another scale fits too). The
+//! weights are then kept by the validation error against that blended target. Writes the weights as Rust source (`crates/eval/src/tuned_weights.rs`,
 //! compiled into the engine).
 //!
 //! ```text
@@ -19,7 +22,7 @@
 
 mod common;
 
-use common::{arg, load_split};
+use common::{arg, golden_section, load_split};
 use eval::params::{self, Features};
 
 fn sigmoid(x: f64) -> f64 {
@@ -44,47 +47,45 @@ fn main() {
 
     // Weight of the game result in the training target; the rest is the search score.
     let lambda: f64 = arg(&args, "--lambda", 1.0);
-    let (raw_train, valid) =
-        load_split(&data_path, |pos, y, score| (params::features(&pos), y, score));
-    let valid: Vec<(Features, f64)> = valid.into_iter().map(|(f, y, _)| (f, y)).collect();
+    let score_column: usize = arg(&args, "--score-column", 2);
+    let (raw_train, raw_valid) =
+        load_split(&data_path, score_column, |pos, y, score| (params::features(&pos), y, score));
+    let valid: Vec<(Features, f64)> = raw_valid.iter().map(|(f, y, _)| (f.clone(), *y)).collect();
     let train: Vec<(Features, f64)> = raw_train.iter().map(|(f, y, _)| (f.clone(), *y)).collect();
     eprintln!("positions: {} train, {} validation", train.len(), valid.len());
 
     let w0: Vec<f64> = params::current().iter().map(|&x| x as f64).collect();
     // K by golden-section search on the training error with the current weights.
-    let (mut a, mut b) = (20.0f64, 2000.0f64);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..40 {
-        let (c, d) = (b - g * (b - a), a + g * (b - a));
-        if mse(&train, &w0, c) < mse(&train, &w0, d) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    let k = (a + b) / 2.0;
+    let k = golden_section(|k| mse(&train, &w0, k));
     let (train0, valid0) = (mse(&train, &w0, k), mse(&valid, &w0, k));
     eprintln!("K = {k:.1}; MSE before: train {train0:.6}, validation {valid0:.6}");
 
     // The training target: the result, blended with the search score where known.
-    let blended: Vec<(Features, f64)>;
-    let fit: &[(Features, f64)] = if lambda < 1.0 {
-        blended = raw_train
-            .into_iter()
-            .map(|(f, y, score)| match score {
-                Some(s) => (f, lambda * y + (1.0 - lambda) * sigmoid(s / k)),
-                None => (f, y),
-            })
-            .collect();
-        &blended
+    let (fit, valid_target) = if lambda < 1.0 {
+        let scored: Vec<(f64, f64)> =
+            raw_train.iter().filter_map(|(_, y, s)| s.map(|s| (s, *y))).collect();
+        let ks = golden_section(|ks| {
+            scored.iter().map(|(s, y)| (sigmoid(s / ks) - y).powi(2)).sum::<f64>()
+        });
+        eprintln!("K_s = {ks:.1} for the {} scores in column {score_column}", scored.len());
+        let blend = |raw: Vec<(Features, f64, Option<f64>)>| -> Vec<(Features, f64)> {
+            raw.into_iter()
+                .map(|(f, y, score)| match score {
+                    Some(s) => (f, lambda * y + (1.0 - lambda) * sigmoid(s / ks)),
+                    None => (f, y),
+                })
+                .collect()
+        };
+        (blend(raw_train), blend(raw_valid))
     } else {
-        &train
+        (train.clone(), valid.clone())
     };
+    let fit = &fit[..];
     let mut w = w0.clone();
     let (mut m, mut v) = (vec![0.0; params::N], vec![0.0; params::N]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-12);
     let scale = 1.0 / fit.len() as f64;
-    let mut best = (valid0, w0.clone());
+    let mut best = (mse(&valid_target, &w0, k), w0.clone());
     for it in 1..=iters {
         let mut grad = vec![0.0; params::N];
         for (f, y) in fit {
@@ -106,12 +107,16 @@ fn main() {
             w[i] -= lr * mh / (vh.sqrt() + eps);
         }
         if it % 25 == 0 || it == iters {
-            let e = mse(&valid, &w, k);
+            let e = mse(&valid_target, &w, k);
             if e < best.0 {
                 best = (e, w.clone());
             }
             if it % 100 == 0 || it == iters {
-                eprintln!("iter {it}: train (target) {:.6} validation {e:.6}", mse(fit, &w, k));
+                eprintln!(
+                    "iter {it}: train (target) {:.6} validation (target) {e:.6}, (result) {:.6}",
+                    mse(fit, &w, k),
+                    mse(&valid, &w, k)
+                );
             }
         }
     }
@@ -130,7 +135,7 @@ fn main() {
     if !out.is_empty() {
         let header = format!(
             "Generated by `cargo run --release -p eval --example tune --\n  \
-             --data {data_path} --iters {iters} --lr {lr} --prior {prior} --lambda {lambda}`.\n\
+             --data {data_path} --iters {iters} --lr {lr} --prior {prior} --lambda {lambda} --score-column {score_column}`.\n\
              {} training positions, K = {k:.1}; MSE train {train0:.6} -> {train1:.6}, \
              validation {valid0:.6} -> {valid1:.6}.",
             train.len()

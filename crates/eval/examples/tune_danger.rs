@@ -14,12 +14,13 @@
 
 mod common;
 
-use common::{arg, load_split};
+use common::{arg, golden_section, load_split};
 use eval::king_safety::{king_danger_with, DangerWeights, DANGER};
 use eval::params;
 use shogi::{Color, Position};
 
-/// A position with its linear (fixed) part of the evaluation and the result.
+/// A position with its linear (fixed) part of the evaluation and the result (or the
+/// blended target, see `--lambda`).
 struct Sample {
     pos: Position,
     linear: f64,
@@ -123,10 +124,35 @@ fn main() {
 
     let w_linear: Vec<f64> = params::current().iter().map(|&x| x as f64).collect();
     // The same split as `tune.rs`.
-    let (train, valid) = load_split(&data_path, |pos, result, _score| {
+    // As in `tune.rs`: with `--lambda` below 1 the target blends in the score of
+    // column `--score-column` (3: GPS Shogi's, from `tools/gps_label.py`).
+    let lambda: f64 = arg(&args, "--lambda", 1.0);
+    let score_column: usize = arg(&args, "--score-column", 2);
+    let (train, valid) = load_split(&data_path, score_column, |pos, result, score| {
         let f = params::features(&pos);
-        Sample { linear: f.eval(&w_linear) - f.fixed as f64, pos, result }
+        (Sample { linear: f.eval(&w_linear) - f.fixed as f64, pos, result }, score)
     });
+    let (train, valid) = if lambda < 1.0 {
+        let scored: Vec<(f64, f64)> =
+            train.iter().filter_map(|(s, score)| score.map(|v| (v, s.result))).collect();
+        let ks = golden_section(|ks| {
+            scored.iter().map(|(v, y)| (sigmoid(*v, ks) - y).powi(2)).sum::<f64>()
+        });
+        eprintln!("K_s = {ks:.1} for the {} scores in column {score_column}", scored.len());
+        let blend = |data: Vec<(Sample, Option<f64>)>| -> Vec<Sample> {
+            data.into_iter()
+                .map(|(mut s, score)| {
+                    if let Some(v) = score {
+                        s.result = lambda * s.result + (1.0 - lambda) * sigmoid(v, ks);
+                    }
+                    s
+                })
+                .collect()
+        };
+        (blend(train), blend(valid))
+    } else {
+        (train.into_iter().map(|x| x.0).collect(), valid.into_iter().map(|x| x.0).collect())
+    };
     eprintln!("positions: {} train, {} validation", train.len(), valid.len());
     if args.iter().any(|a| a == "--scan") {
         let all: Vec<Sample> = train.into_iter().chain(valid).collect();

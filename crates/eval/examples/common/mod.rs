@@ -10,26 +10,28 @@ pub fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
         .unwrap_or(default)
 }
 
-/// Reads self-play data (`SFEN<TAB>result[<TAB>score]` per line, result and search
-/// score from Black's side) and splits it into training and validation samples made
-/// by `sample` (position, result, score if the line has one). Blocks of 500
+/// Reads self-play data (`SFEN<TAB>result[<TAB>score...]` per line, result and search
+/// scores from Black's side) and splits it into training and validation samples made
+/// by `sample` (position, result, the score in column `score_column` (0-based; 2 is
+/// the engine's own, 3 GPS Shogi's from `tools/gps_label.py`) if the line has one). Blocks of 500
 /// lines (about ten games) go together, every tenth block held out, so that a game
 /// rarely straddles the split; unreadable lines are skipped.
 #[allow(dead_code)] // `selfplay.rs` shares the module but reads no data
 pub fn load_split<T>(
     path: &str,
+    score_column: usize,
     mut sample: impl FnMut(shogi::Position, f64, Option<f64>) -> T,
 ) -> (Vec<T>, Vec<T>) {
     let text = std::fs::read_to_string(path).expect("data file");
     let (mut train, mut valid) = (Vec::new(), Vec::new());
     for (n, line) in text.lines().enumerate() {
-        let mut fields = line.split('\t');
-        let (Some(sfen), Some(result)) = (fields.next(), fields.next()) else { continue };
+        let fields: Vec<&str> = line.split('\t').collect();
+        let (Some(sfen), Some(result)) = (fields.first(), fields.get(1)) else { continue };
         let (Ok(pos), Ok(y)) = (shogi::Position::from_sfen(sfen), result.trim().parse::<f64>())
         else {
             continue;
         };
-        let score = fields.next().and_then(|s| s.trim().parse::<f64>().ok());
+        let score = fields.get(score_column).and_then(|s| s.trim().parse::<f64>().ok());
         let item = sample(pos, y, score);
         if (n / 500) % 10 == 9 {
             valid.push(item);
@@ -38,4 +40,20 @@ pub fn load_split<T>(
         }
     }
     (train, valid)
+}
+
+/// The scale in 20..2000 that minimises `error`, by golden-section search.
+#[allow(dead_code)] // not every tool fits a scale
+pub fn golden_section(error: impl Fn(f64) -> f64) -> f64 {
+    let (mut a, mut b) = (20.0f64, 2000.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let (c, d) = (b - g * (b - a), a + g * (b - a));
+        if error(c) < error(d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
 }
