@@ -13,9 +13,11 @@ Examples (from the repository root, after `cargo build --release -p kyobo`):
 
 import argparse
 import os
+import random
 import re
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OPENINGS = os.path.join(ROOT, "..", "shared", "data", "openings", "taya36.sfen")
@@ -36,6 +38,9 @@ def parse_args():
     p.add_argument("--time", type=int, help="main time in milliseconds (optional)")
     p.add_argument("--inc", type=int, help="Fischer increment in milliseconds (optional)")
     p.add_argument("--seed", type=int, default=1, help="opening shuffle seed")
+    p.add_argument("--pairs", help="play only the openings FIRST:LAST (0-based, end excluded) of the "
+                   "seed's shuffled order, e.g. 10:20 for games 21-40 of a 40-game run, so that "
+                   "one run can be split across cores")
     p.add_argument("--engine", default=KYOBO, help="the Kyobo binary")
     p.add_argument("--kyobo-options", default="USI_Hash:64,Threads:1,NetworkDelay:0,NetworkDelay2:80,MinimumThinkingTime:0")
     p.add_argument("--opponent-options", help="override the opponent's USI options")
@@ -48,11 +53,28 @@ def main():
     path, opts, name = OPPONENTS.get(a.opponent, (a.opponent, "", os.path.basename(a.opponent)))
     if a.opponent_options is not None:
         opts = a.opponent_options
+    openings = OPENINGS
+    if a.pairs:
+        # cshogi shuffles the openings' indices with the seed and plays pair n with the
+        # n-th; the same shuffle here picks the openings of the pairs asked for. Their
+        # order within the file written does not matter: each is played with both
+        # colours once.
+        first, last = (int(x) for x in a.pairs.split(":"))
+        with open(OPENINGS) as f:
+            lines = f.readlines()
+        order = list(range(len(lines)))
+        random.seed(a.seed)
+        random.shuffle(order)
+        subset = tempfile.NamedTemporaryFile("w", suffix=".sfen", delete=False)
+        subset.writelines(lines[i] for i in order[first:last])
+        subset.close()
+        openings = subset.name
+        a.games = 2 * (last - first)
     cmd = [
         sys.executable, "-m", "cshogi.cli", a.engine, path,
         "--name1", "Kyobo", "--name2", name,
         "--games", str(a.games),
-        "--opening", OPENINGS, "--opening-moves", "36", "--opening-seed", str(a.seed),
+        "--opening", openings, "--opening-moves", "36", "--opening-seed", str(a.seed),
         "--draw", "320",
         "--options1", a.kyobo_options,
     ]

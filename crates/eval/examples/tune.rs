@@ -48,15 +48,28 @@ fn main() {
     // Weight of the game result in the training target; the rest is the search score.
     let lambda: f64 = arg(&args, "--lambda", 1.0);
     let score_column: usize = arg(&args, "--score-column", 2);
-    let (raw_train, raw_valid) =
-        load_split(&data_path, score_column, |pos, y, score| (params::features(&pos), y, score));
+    let (raw_train, raw_valid) = load_split(&data_path, score_column, |pos, y, score| {
+        (params::features(&pos), y, score, pos.to_sfen())
+    });
+    // The training positions' SFEN, for `--residuals`.
+    let sfens: Vec<String> = raw_train.iter().map(|x| x.3.clone()).collect();
+    let strip =
+        |raw: Vec<(Features, f64, Option<f64>, String)>| -> Vec<(Features, f64, Option<f64>)> {
+            raw.into_iter().map(|(f, y, s, _)| (f, y, s)).collect()
+        };
+    let (raw_train, raw_valid) = (strip(raw_train), strip(raw_valid));
     let valid: Vec<(Features, f64)> = raw_valid.iter().map(|(f, y, _)| (f.clone(), *y)).collect();
     let train: Vec<(Features, f64)> = raw_train.iter().map(|(f, y, _)| (f.clone(), *y)).collect();
     eprintln!("positions: {} train, {} validation", train.len(), valid.len());
 
     let w0: Vec<f64> = params::current().iter().map(|&x| x as f64).collect();
     // K by golden-section search on the training error with the current weights.
-    let k = golden_section(|k| mse(&train, &w0, k));
+    // `--k K` fixes the scale instead: a distillation target on another engine's scale
+    // would otherwise stretch every weight to that engine's calibration.
+    let k = match arg(&args, "--k", 0.0) {
+        k if k > 0.0 => k,
+        _ => golden_section(|k| mse(&train, &w0, k)),
+    };
     let (train0, valid0) = (mse(&train, &w0, k), mse(&valid, &w0, k));
     eprintln!("K = {k:.1}; MSE before: train {train0:.6}, validation {valid0:.6}");
 
@@ -81,6 +94,23 @@ fn main() {
         (train.clone(), valid.clone())
     };
     let fit = &fit[..];
+    // `--residuals N`: the N training positions the current weights miss the target by
+    // most, to see what the evaluation does not know.
+    let residuals: usize = arg(&args, "--residuals", 0);
+    if residuals > 0 {
+        let mut worst: Vec<(f64, usize)> = fit
+            .iter()
+            .enumerate()
+            .map(|(i, (f, y))| ((sigmoid(f.eval(&w0) / k) - y).abs(), i))
+            .collect();
+        worst.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for &(miss, i) in worst.iter().take(residuals) {
+            let (f, y) = &fit[i];
+            let target = k * (y / (1.0 - y)).ln();
+            println!("{}\teval {:.0}\ttarget {target:.0}\tmiss {miss:.2}", sfens[i], f.eval(&w0));
+        }
+        return;
+    }
     let mut w = w0.clone();
     let (mut m, mut v) = (vec![0.0; params::N], vec![0.0; params::N]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-12);
