@@ -12,7 +12,11 @@ with GPS Shogi's score from Black's side in its own centipawns (pawn = 100, its
 whatever the byoyomi, so the depth is limited with its `LimitDepth` option (4 by
 default: about 70 ms a position on one core). Its search is stopped after
 `--seconds` (0.3). Positions it scores as a mate or beyond ±5000, or does not score,
-are left out. Each worker runs its own `gpsusi` (one thread, no
+are left out. GPS Shogi saves every `setoption` to its configuration file
+(`--gps-conf`) and starts from it the next time, so the file is put back as it was
+when the run ends (removed if there was none): otherwise a later match would play
+against a depth-4, one-thread GPS Shogi that writes its search log to stderr. For the
+same reason, do not start a match against GPS Shogi while this runs. Each worker runs its own `gpsusi` (one thread, no
 book) on every `--workers`-th block of 500 lines (about ten games), and the output
 keeps each block's lines together, so games rarely straddle the tuner's validation
 split. An interrupted run leaves its finished blocks in `OUTPUT.partN`:
@@ -128,7 +132,24 @@ def main():
                         help="stop GPS Shogi's search after this long")
     parser.add_argument("--limit", type=int, default=0, help="label only the first N lines")
     parser.add_argument("--gps", default="/usr/games/gpsusi")
+    parser.add_argument("--gps-conf", default="/usr/share/gpsshogi-data/gpsusi.conf")
     opts = parser.parse_args()
+    saved_conf = None
+    if os.path.exists(opts.gps_conf):
+        with open(opts.gps_conf) as f:
+            saved_conf = f.read()
+    try:
+        label_all(opts)
+    finally:
+        if saved_conf is None:
+            if os.path.exists(opts.gps_conf):
+                os.remove(opts.gps_conf)
+        else:
+            with open(opts.gps_conf, "w") as f:
+                f.write(saved_conf)
+
+
+def label_all(opts):
     with open(opts.input) as f:
         lines = f.readlines()
     if opts.limit:
@@ -138,7 +159,7 @@ def main():
             for w in range(opts.workers)]
     with multiprocessing.Pool(opts.workers) as pool:
         counts = pool.map(label, jobs)
-    # Reassemble the blocks in input order.
+    # Worker by worker; the lines of each block stay together.
     per_worker = []
     for part in parts:
         with open(part) as f:

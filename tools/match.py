@@ -25,6 +25,9 @@ KYOBO = os.path.join(ROOT, "target", "release", "kyobo")
 
 OPPONENTS = {
     # name: (path, USI options, display name)
+    # GPS Shogi with its defaults (note: `Thread 2`). It saves every `setoption` to
+    # /usr/share/gpsshogi-data/gpsusi.conf and starts from there next time, so a
+    # setting given once (say `LimitDepth 4`) stays until that file is removed.
     "gps": ("/usr/games/gpsusi", "", "GPSShogi"),
     "fairy": ("/usr/games/fairy-stockfish", "Threads:1,Hash:64", "FairyStockfish"),
 }
