@@ -10,16 +10,21 @@ Reads lines `SFEN<TAB>result[<TAB>...]` (the format `selfplay` and
 with GPS Shogi's score from Black's side in its own centipawns (pawn = 100, its
 `UsiOutputPawnValue` default). GPS Shogi answers `go` with at least a depth-6 search
 whatever the byoyomi, so the depth is limited with its `LimitDepth` option (4 by
-default: about 70 ms a position on one core). Its search is stopped after
-`--seconds` (0.3). Positions it scores as a mate or beyond ±5000, or does not score,
-are left out. GPS Shogi saves every `setoption` to its configuration file
-(`--gps-conf`) and starts from it the next time, so the file is put back as it was
-when the run ends (removed if there was none): otherwise a later match would play
-against a depth-4, one-thread GPS Shogi that writes its search log to stderr. For the
-same reason, do not start a match against GPS Shogi while this runs. Each worker runs its own `gpsusi` (one thread, no
-book) on every `--workers`-th block of 500 lines (about ten games), and the output
-keeps each block's lines together, so games rarely straddle the tuner's validation
-split. An interrupted run leaves its finished blocks in `OUTPUT.partN`:
+default), and its search is stopped after `--seconds` (0.3; a depth-4 search takes up
+to about a second on middle-game positions). About 11 positions a second with two
+workers on two cores. Positions it scores as a mate or beyond ±5000, or does not
+score, are left out.
+
+GPS Shogi saves every `setoption` to its configuration file (`--gps-conf`) and starts
+from it the next time, so the file is put back as it was when the run ends (removed
+if there was none): otherwise a later match would play against a depth-4, one-thread
+GPS Shogi that writes its search log to stderr. For the same reason, do not start a
+match against GPS Shogi while this runs.
+
+Each worker runs its own `gpsusi` (one thread, no book) on every `--workers`-th block
+of 500 lines (about ten games), and the output keeps each block's lines together, so
+games rarely straddle the tuner's validation split. An interrupted run leaves its
+finished blocks in `OUTPUT.partN`:
 
     python3 tools/gps_label.py --input /tmp/sp.txt --output /tmp/sp-gps.txt --workers 2
 """
@@ -39,6 +44,10 @@ MAX_SCORE = 5000
 class Gps:
     def __init__(self, path, depth, seconds):
         self.seconds = seconds
+        # The timer's `stop` and the main thread's next commands must not interleave,
+        # and a `stop` must not reach the search of the next position.
+        self.lock = threading.Lock()
+        self.searching = False
         self.proc = subprocess.Popen(
             [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, text=True, bufsize=1)
@@ -64,15 +73,24 @@ class Gps:
     def score(self, sfen):
         """GPS Shogi's score for the side to move, or None (mate, resign, no info)."""
         self.send(f"position sfen {sfen}")
-        self.send("go btime 0 wtime 0 byoyomi 100")
+        with self.lock:
+            self.send("go btime 0 wtime 0 byoyomi 100")
+            self.searching = True
         # GPS Shogi takes about a second on middle-game positions even at depth 4; a
         # `stop` bounds that, and it answers with its last finished iteration.
-        timer = threading.Timer(self.seconds, lambda: self.send("stop"))
+        timer = threading.Timer(self.seconds, self.stop_search)
         timer.start()
         try:
             return self.read_score()
         finally:
+            with self.lock:
+                self.searching = False
             timer.cancel()
+
+    def stop_search(self):
+        with self.lock:
+            if self.searching:
+                self.send("stop")
 
     def read_score(self):
         score = None

@@ -12,8 +12,9 @@
 //! column `--score-column` (2: the engine's own from `selfplay`; 3: GPS Shogi's from
 //! `tools/gps_label.py`, a distillation target) and `K_s` is fitted the same way as
 //! `K`, from the scores to the results (so a score on another scale fits too). The
-//! weights are then kept by the validation error against that blended target. Writes the weights as Rust source (`crates/eval/src/tuned_weights.rs`,
-//! compiled into the engine).
+//! weights are then kept by the validation error against that blended target. Writes
+//! the weights as Rust source (`crates/eval/src/tuned_weights.rs`, compiled into the
+//! engine).
 //!
 //! ```text
 //! cargo run --release -p eval --example tune -- \
@@ -48,10 +49,13 @@ fn main() {
     // Weight of the game result in the training target; the rest is the search score.
     let lambda: f64 = arg(&args, "--lambda", 1.0);
     let score_column: usize = arg(&args, "--score-column", 2);
+    // `--residuals N`: only list the N training positions the current weights miss the
+    // target by most, to see what the evaluation does not know.
+    let residuals: usize = arg(&args, "--residuals", 0);
     let (raw_train, raw_valid) = load_split(&data_path, score_column, |pos, y, score| {
-        (params::features(&pos), y, score, pos.to_sfen())
+        let sfen = if residuals > 0 { pos.to_sfen() } else { String::new() };
+        (params::features(&pos), y, score, sfen)
     });
-    // The training positions' SFEN, for `--residuals`.
     let sfens: Vec<String> = raw_train.iter().map(|x| x.3.clone()).collect();
     let strip =
         |raw: Vec<(Features, f64, Option<f64>, String)>| -> Vec<(Features, f64, Option<f64>)> {
@@ -95,9 +99,6 @@ fn main() {
         (train.clone(), valid.clone())
     };
     let fit = &fit[..];
-    // `--residuals N`: the N training positions the current weights miss the target by
-    // most, to see what the evaluation does not know.
-    let residuals: usize = arg(&args, "--residuals", 0);
     if residuals > 0 {
         let mut worst: Vec<(f64, usize)> = fit
             .iter()

@@ -12,10 +12,10 @@ pub fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
 
 /// Reads self-play data (`SFEN<TAB>result[<TAB>score...]` per line, result and search
 /// scores from Black's side) and splits it into training and validation samples made
-/// by `sample` (position, result, the score in column `score_column` (0-based; 2 is
-/// the engine's own, 3 GPS Shogi's from `tools/gps_label.py`) if the line has one). Blocks of 500
-/// lines (about ten games) go together, every tenth block held out, so that a game
-/// rarely straddles the split; unreadable lines are skipped.
+/// by `sample` (position, result, the score in column `score_column` if the line has
+/// one: 0-based, 2 is the engine's own, 3 GPS Shogi's from `tools/gps_label.py`).
+/// Blocks of 500 lines (about ten games) go together, every tenth block held out, so
+/// that a game rarely straddles the split; unreadable lines are skipped.
 #[allow(dead_code)] // `selfplay.rs` shares the module but reads no data
 pub fn load_split<T>(
     path: &str,
