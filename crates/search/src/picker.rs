@@ -38,8 +38,23 @@ pub struct MoveBuffers<M> {
     scratch: Vec<M>,
 }
 
+/// Empty, allocating nothing: what a node leaves behind while it holds its ply's
+/// storage (`std::mem::take`), so that taking costs no allocation.
 impl<M> Default for MoveBuffers<M> {
     fn default() -> Self {
+        MoveBuffers {
+            moves: Vec::new(),
+            scores: Vec::new(),
+            bad: Vec::new(),
+            keys: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+}
+
+impl<M> MoveBuffers<M> {
+    /// Storage sized for the moves of any position, made once per ply.
+    pub fn warm() -> Self {
         MoveBuffers {
             moves: Vec::with_capacity(256),
             scores: Vec::with_capacity(256),

@@ -116,7 +116,7 @@ impl<'a, G: Game> Worker<'a, G> {
             history: History::new(G::HISTORY_SIZE),
             continuation: ContinuationHistory::new(G::CONTINUATION_SIZE),
             pv: vec![Vec::new(); plies],
-            buffers: (0..plies).map(|_| MoveBuffers::default()).collect(),
+            buffers: (0..plies).map(|_| MoveBuffers::warm()).collect(),
             stack: vec![Frame::default(); plies],
             root_moves,
             pv_idx: 0,
