@@ -36,6 +36,8 @@ import subprocess
 import sys
 import threading
 
+import gps_conf
+
 BLOCK = 500
 # Scores beyond this are decided games (or GPS Shogi's internal mate values).
 MAX_SCORE = 5000
@@ -150,21 +152,10 @@ def main():
                         help="stop GPS Shogi's search after this long")
     parser.add_argument("--limit", type=int, default=0, help="label only the first N lines")
     parser.add_argument("--gps", default="/usr/games/gpsusi")
-    parser.add_argument("--gps-conf", default="/usr/share/gpsshogi-data/gpsusi.conf")
+    parser.add_argument("--gps-conf", default=gps_conf.DEFAULT)
     opts = parser.parse_args()
-    saved_conf = None
-    if os.path.exists(opts.gps_conf):
-        with open(opts.gps_conf) as f:
-            saved_conf = f.read()
-    try:
+    with gps_conf.kept(opts.gps_conf):
         label_all(opts)
-    finally:
-        if saved_conf is None:
-            if os.path.exists(opts.gps_conf):
-                os.remove(opts.gps_conf)
-        else:
-            with open(opts.gps_conf, "w") as f:
-                f.write(saved_conf)
 
 
 def label_all(opts):

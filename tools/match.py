@@ -19,17 +19,18 @@ import subprocess
 import sys
 import tempfile
 
+import gps_conf
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OPENINGS = os.path.join(ROOT, "..", "shared", "data", "openings", "taya36.sfen")
 KYOBO = os.path.join(ROOT, "target", "release", "kyobo")
-GPS_CONF = "/usr/share/gpsshogi-data/gpsusi.conf"
 
 OPPONENTS = {
     # name: (path, USI options, display name)
     # GPS Shogi on one thread, as the issue asks (its default is `Thread 2`; every
     # match before session 9 ran with that default). It saves every `setoption` to
-    # GPS_CONF and starts from there next time, so main() puts that file back as it
-    # found it when the match ends.
+    # its configuration file and starts from there next time, so main() puts that
+    # file back as it found it when the match ends (`gps_conf.kept`).
     "gps": ("/usr/games/gpsusi", "Thread:1", "GPSShogi"),
     "fairy": ("/usr/games/fairy-stockfish", "Threads:1,Hash:64", "FairyStockfish"),
 }
@@ -53,36 +54,12 @@ def parse_args():
     return p.parse_args()
 
 
-def read_conf():
-    """GPS Shogi's saved options, or None when it has none."""
-    try:
-        with open(GPS_CONF) as f:
-            return f.read()
-    except OSError:
-        return None
-
-
-def restore_conf(saved):
-    """Puts GPS Shogi's saved options back as they were before the match."""
-    try:
-        if saved is None:
-            if os.path.exists(GPS_CONF):
-                os.remove(GPS_CONF)
-        else:
-            with open(GPS_CONF, "w") as f:
-                f.write(saved)
-    except OSError as e:
-        print(f"could not restore {GPS_CONF}: {e}", file=sys.stderr)
-
-
 def main():
     a = parse_args()
-    saved_conf = read_conf()
-    try:
+    if a.opponent != "gps":
         return play(a)
-    finally:
-        if a.opponent == "gps":
-            restore_conf(saved_conf)
+    with gps_conf.kept():
+        return play(a)
 
 
 def play(a):
