@@ -72,25 +72,69 @@ pub fn king_danger_with(pos: &Position, color: Color, w: &DangerWeights) -> i32 
     let Some(ksq) = pos.king_square(color) else {
         return 0;
     };
-    let them = color.flip();
-    let zone = king_attacks(ksq) | Bitboard::from_square(ksq);
-    let occ = pos.occupied();
+    let scan = scan_zone(pos, color.flip(), ksq, Some(&w.attack));
+    danger_from_scan(pos, color, ksq, &scan, w)
+}
 
-    let mut danger = 0;
-    let mut attackers = 0;
-    // Only enemy pieces near enough can reach the zone (sliders from anywhere).
+/// What one side's pieces (kings aside) do to the squares around a king.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct ZoneScan {
+    /// Squares next to the king hit at least once, and at least twice.
+    pub once: Bitboard,
+    pub twice: Bitboard,
+    /// Σ weight of the hitting kind × squares hit, the king's own square included.
+    pub weighted_hits: i32,
+    /// Pieces that hit the king or a square next to it.
+    pub pieces: i32,
+}
+
+/// Scans `side`'s pieces that bear on the king on `ksq` (the king's square and its
+/// neighbours); `weights` (by kind) are those of the danger term, if it is wanted.
+#[inline]
+pub(crate) fn scan_zone(
+    pos: &Position,
+    side: Color,
+    ksq: Square,
+    weights: Option<&[i32; 15]>,
+) -> ZoneScan {
+    let next = king_attacks(ksq);
+    let zone = next | Bitboard::from_square(ksq);
+    let occ = pos.occupied();
+    // Only pieces near enough can reach the zone (sliders from anywhere).
     let sliders =
         pos.diagonal_sliders() | pos.orthogonal_sliders() | pos.pieces_of_kind(PieceKind::Lance);
     let near = boxes()[3][ksq.index()];
-    let candidates = pos.pieces(them) & (sliders | near) & !pos.pieces_of_kind(PieceKind::King);
+    let candidates = pos.pieces(side) & (sliders | near) & !pos.pieces_of_kind(PieceKind::King);
+    let mut scan = ZoneScan::default();
     for sq in candidates {
         let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn);
-        let hits = piece_attacks(them, kind, sq, occ) & zone;
+        let hits = piece_attacks(side, kind, sq, occ) & zone;
         if hits.is_nonempty() {
-            attackers += 1;
-            danger += w.attack[kind.index()] * hits.count() as i32;
+            scan.pieces += 1;
+            if let Some(w) = weights {
+                scan.weighted_hits += w[kind.index()] * hits.count() as i32;
+            }
+            let hits = hits & next;
+            scan.twice |= scan.once & hits;
+            scan.once |= hits;
         }
     }
+    scan
+}
+
+/// The danger penalty of `color`'s king on `ksq`, given the scan of the enemy's
+/// pieces with the weights `w.attack`.
+#[inline]
+pub(crate) fn danger_from_scan(
+    pos: &Position,
+    color: Color,
+    ksq: Square,
+    scan: &ZoneScan,
+    w: &DangerWeights,
+) -> i32 {
+    let them = color.flip();
+    let mut danger = scan.weighted_hits;
+    let attackers = scan.pieces;
     let hand = pos.hand(them);
     let mut hand_danger = 0;
     for &kind in &PieceKind::HAND {

@@ -1,7 +1,7 @@
 //! The tunable weights as one flat vector, and each position as the counts of the
 //! features those weights multiply (for the Texel tuner in `examples/tune.rs`).
 //!
-//! The material, piece-square, hand, king-proximity, mobility and tempo terms are linear in
+//! The material, piece-square, hand, king-proximity, king-zone, mobility and tempo terms are linear in
 //! their weights: `evaluate` from Black's side equals `Σ weight × count` plus the
 //! king-danger terms, which are kept fixed while tuning ([`Features::fixed`]). A test
 //! checks the identity against [`crate::evaluate`] along random games, so the tuner
@@ -9,6 +9,7 @@
 
 use crate::incremental::{mirrored_square, SQUARES_MIRRORED};
 use crate::king_safety::{for_each_near_piece, king_danger, PLACES};
+use crate::king_zone::{for_each_zone_feature, ZoneFeature, HAND_STATES, ZONE_PLACES};
 use crate::mobility::{for_each_slider, MAX_MOBILITY, SLIDERS};
 use crate::weights::*;
 use shogi::{Color, PieceKind, Position, Square};
@@ -54,11 +55,15 @@ pub const OKP: usize = PR + 9;
 pub const EKP: usize = OKP + 15 * PLACES;
 pub const MOB: usize = EKP + 15 * PLACES;
 pub const PS: usize = MOB + SLIDERS.len() * (MAX_MOBILITY + 1);
-pub const TEMPO_AT: usize = PS + 15 * SQUARES_MIRRORED;
+pub const ZW: usize = PS + 15 * SQUARES_MIRRORED;
+pub const ZC: usize = ZW + ZONE_PLACES;
+pub const WC: usize = ZC + ZONE_PLACES;
+pub const ES: usize = WC + HAND_STATES * 9;
+pub const TEMPO_AT: usize = ES + 9;
 /// Number of tunable weights.
 pub const N: usize = TEMPO_AT + 1;
 
-pub const TABLES: [Table; 12] = [
+pub const TABLES: [Table; 16] = [
     table(
         "PIECE_VALUE",
         "Board value by `PieceKind` index (0 unused, king 0: it is never captured); \
@@ -124,6 +129,38 @@ pub const TABLES: [Table; 12] = [
         SQUARES_MIRRORED,
         PS,
     ),
+    table(
+        "ZONE_WEAK",
+        "Squares next to a king that the enemy attacks more often than they are defended, by \
+         class as the king's owner sees them (front, front diagonal, beside, behind, back \
+         diagonal), from the king's owner's side.",
+        0,
+        ZONE_PLACES,
+        ZW,
+    ),
+    table(
+        "ZONE_CONTESTED",
+        "Squares next to a king that the enemy attacks without outnumbering the defence, by \
+         class as in `ZONE_WEAK`.",
+        0,
+        ZONE_PLACES,
+        ZC,
+    ),
+    table(
+        "WEAK_COUNT",
+        "Number of weak squares next to a king (0-8), by whether the enemy holds a piece \
+         other than pawns in hand.",
+        HAND_STATES,
+        9,
+        WC,
+    ),
+    table(
+        "ESCAPE_SQUARES",
+        "Number of squares the king can step to (not its own side's, not attacked), 0-8.",
+        0,
+        9,
+        ES,
+    ),
     table("TEMPO", "Having the move.", 0, 1, TEMPO_AT),
 ];
 
@@ -141,6 +178,10 @@ pub fn current() -> Vec<i32> {
     ENEMY_KING_PLACE.iter().for_each(|r| w.extend_from_slice(r));
     SLIDER_MOBILITY.iter().for_each(|r| w.extend_from_slice(r));
     PIECE_SQUARE.iter().for_each(|r| w.extend_from_slice(r));
+    w.extend_from_slice(&ZONE_WEAK);
+    w.extend_from_slice(&ZONE_CONTESTED);
+    WEAK_COUNT.iter().for_each(|r| w.extend_from_slice(r));
+    w.extend_from_slice(&ESCAPE_SQUARES);
     w.push(TEMPO);
     assert_eq!(w.len(), N);
     w
@@ -278,6 +319,15 @@ pub fn features(pos: &Position) -> Features {
     });
     for_each_slider(pos, |row, squares, sign| {
         dense[MOB + row * (MAX_MOBILITY + 1) + squares] += sign as i16
+    });
+    for_each_zone_feature(pos, |f, sign| {
+        let i = match f {
+            ZoneFeature::Weak(p) => ZW + p,
+            ZoneFeature::Contested(p) => ZC + p,
+            ZoneFeature::WeakCount(h, n) => WC + h * 9 + n,
+            ZoneFeature::Escapes(n) => ES + n,
+        };
+        dense[i] += sign as i16;
     });
     dense[TEMPO_AT] = if pos.side_to_move() == Color::Black { 1 } else { -1 };
     let counts =
