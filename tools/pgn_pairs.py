@@ -8,6 +8,9 @@ colours, e.g. a 100-game run against the 40 games of `--pairs 0:20`:
 
     python3 tools/pgn_pairs.py --pairs 0:20 /tmp/matches/gps-t1-0-25.pgn
 
+`--same-games OTHER.pgn ...` keeps only the games whose opening and colour the other
+files also hold: a run stopped early against the same games of a complete one.
+
 cshogi writes PGN with chess conventions: "White" is the first mover (Black in
 shogi), "1-0" a win for it; squares are file letters a-i for files 9-1 and ranks
 1-9 counted from the first mover's side.
@@ -55,12 +58,33 @@ def games(path):
         yield tags, moves
 
 
+def kyobo_score(tags, name):
+    """`name`'s score in a game (1, 0.5 or 0), or None when it did not play or the
+    game has no result."""
+    first_mover = tags.get("White") == name
+    if not first_mover and tags.get("Black") != name:
+        return None
+    result = tags.get("Result")
+    if result == "1/2-1/2":
+        return 0.5
+    if result not in ("1-0", "0-1"):
+        return None
+    return 1.0 if (result == "1-0") == first_mover else 0.0
+
+
+def game_key(tags, moves, name):
+    """A game's opening and which side `name` had in it."""
+    return " ".join(moves[:OPENING_PLIES]), tags.get("White") == name
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("pgn", nargs="+", help="cshogi PGN files")
     p.add_argument("--pairs", default="0:20", help="openings FIRST:LAST of the shuffle (end excluded)")
     p.add_argument("--seed", type=int, default=1, help="the match's opening seed")
     p.add_argument("--name", default="Kyobo", help="the player to score")
+    p.add_argument("--same-games", nargs="+", default=None, metavar="PGN",
+                   help="count only games whose opening and colour these files also hold")
     a = p.parse_args()
     first, last = (int(x) for x in a.pairs.split(":"))
     with open(OPENINGS) as f:
@@ -69,22 +93,21 @@ def main():
     random.seed(a.seed)
     random.shuffle(order)
     wanted = {" ".join(lines[i].split()[2 : 2 + OPENING_PLIES]) for i in order[first:last]}
-    wins = losses = draws = 0
+    also = None
+    if a.same_games:
+        also = {game_key(t, m, a.name) for path in a.same_games for t, m in games(path)}
+    scores = []
     for path in a.pgn:
         for tags, moves in games(path):
-            if " ".join(moves[:OPENING_PLIES]) not in wanted or a.name not in (tags.get("White"), tags.get("Black")):
+            key = game_key(tags, moves, a.name)
+            score = kyobo_score(tags, a.name)
+            if key[0] not in wanted or score is None or (also is not None and key not in also):
                 continue
-            result = tags.get("Result")
-            first_mover = tags.get("White") == a.name
-            if result == "1/2-1/2":
-                draws += 1
-            elif (result == "1-0") == first_mover and result in ("1-0", "0-1"):
-                wins += 1
-            elif result in ("1-0", "0-1"):
-                losses += 1
-    total = wins + losses + draws
-    print(f"{a.name} on openings {a.pairs} (seed {a.seed}): {total} games, W-L-D {wins}-{losses}-{draws}")
-    return 0 if total else 1
+            scores.append(score)
+    wins, draws = scores.count(1.0), scores.count(0.5)
+    losses = len(scores) - wins - draws
+    print(f"{a.name} on openings {a.pairs} (seed {a.seed}): {len(scores)} games, W-L-D {wins}-{losses}-{draws}")
+    return 0 if scores else 1
 
 
 if __name__ == "__main__":

@@ -1,11 +1,11 @@
 //! The tunable weights as one flat vector, and each position as the counts of the
 //! features those weights multiply (for the Texel tuner in `examples/tune.rs`).
 //!
-//! The material, piece-square, hand, king-proximity, king-zone, mobility and tempo terms are linear in
-//! their weights: `evaluate` from Black's side equals `Σ weight × count` plus the
-//! king-danger terms, which are kept fixed while tuning ([`Features::fixed`]). A test
-//! checks the identity against [`crate::evaluate`] along random games, so the tuner
-//! and the engine cannot drift apart.
+//! The material, piece-square, hand, king-proximity, king-zone, mobility and tempo
+//! terms are linear in their weights: `evaluate` from Black's side equals
+//! `Σ weight × count` plus the king-danger terms, which are kept fixed while tuning
+//! ([`Features::fixed`]). A test checks the identity against [`crate::evaluate`] along
+//! random games, so the tuner and the engine cannot drift apart.
 
 use crate::incremental::{mirrored_square, SQUARES_MIRRORED};
 use crate::king_safety::{for_each_near_piece, king_danger, PLACES};
