@@ -3,6 +3,7 @@
 use crate::king_safety::king_proximity;
 use crate::king_zone::king_safety;
 use crate::mobility::slider_mobility;
+use crate::threats::threats;
 use crate::weights::TEMPO;
 use shogi::{Color, Position};
 
@@ -16,7 +17,7 @@ pub fn evaluate(pos: &Position, incremental: i32) -> i32 {
         Color::Black => black,
         Color::White => -black,
     };
-    v + TEMPO
+    v + threats(pos) + TEMPO
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The tunable weights as one flat vector, and each position as the counts of the
 //! features those weights multiply (for the Texel tuner in `examples/tune.rs`).
 //!
-//! The material, piece-square, hand, king-proximity, king-zone, mobility and tempo
+//! The material, piece-square, hand, king-proximity, king-zone, mobility, threat and tempo
 //! terms are linear in their weights: `evaluate` from Black's side equals
 //! `Σ weight × count` plus the king-danger terms, which are kept fixed while tuning
 //! ([`Features::fixed`]). A test checks the identity against [`crate::evaluate`] along
@@ -11,6 +11,7 @@ use crate::incremental::{mirrored_square, SQUARES_MIRRORED};
 use crate::king_safety::{for_each_near_piece, king_danger, PLACES};
 use crate::king_zone::{for_each_zone_feature, ZoneFeature, HAND_STATES, ZONE_PLACES};
 use crate::mobility::{for_each_slider, MAX_MOBILITY, SLIDERS};
+use crate::threats::threatened_pieces;
 use crate::weights::*;
 use shogi::{Color, PieceKind, Position, Square};
 use std::fmt::Write;
@@ -59,11 +60,13 @@ pub const ZW: usize = PS + 15 * SQUARES_MIRRORED;
 pub const ZC: usize = ZW + ZONE_PLACES;
 pub const WC: usize = ZC + ZONE_PLACES;
 pub const ES: usize = WC + HAND_STATES * 9;
-pub const TEMPO_AT: usize = ES + 9;
+pub const TF: usize = ES + 9;
+pub const TS: usize = TF + 15;
+pub const TEMPO_AT: usize = TS + 15;
 /// Number of tunable weights.
 pub const N: usize = TEMPO_AT + 1;
 
-pub const TABLES: [Table; 16] = [
+pub const TABLES: [Table; 18] = [
     table(
         "PIECE_VALUE",
         "Board value by `PieceKind` index (0 unused, king 0: it is never captured); \
@@ -161,6 +164,21 @@ pub const TABLES: [Table; 16] = [
         9,
         ES,
     ),
+    table(
+        "THREAT_FIRST",
+        "The side to move's most valuable piece that a cheaper enemy piece attacks, or that is \
+         attacked and undefended, by kind, from the side to move's side.",
+        0,
+        15,
+        TF,
+    ),
+    table(
+        "THREAT_SECOND",
+        "The second most valuable such piece (a fork: only one can be saved), by kind.",
+        0,
+        15,
+        TS,
+    ),
     table("TEMPO", "Having the move.", 0, 1, TEMPO_AT),
 ];
 
@@ -182,6 +200,8 @@ pub fn current() -> Vec<i32> {
     w.extend_from_slice(&ZONE_CONTESTED);
     WEAK_COUNT.iter().for_each(|r| w.extend_from_slice(r));
     w.extend_from_slice(&ESCAPE_SQUARES);
+    w.extend_from_slice(&THREAT_FIRST);
+    w.extend_from_slice(&THREAT_SECOND);
     w.push(TEMPO);
     assert_eq!(w.len(), N);
     w
@@ -329,7 +349,15 @@ pub fn features(pos: &Position) -> Features {
         };
         dense[i] += sign as i16;
     });
-    dense[TEMPO_AT] = if pos.side_to_move() == Color::Black { 1 } else { -1 };
+    let stm_sign = if pos.side_to_move() == Color::Black { 1 } else { -1 };
+    let (first, second) = threatened_pieces(pos);
+    if let Some(k) = first {
+        dense[TF + k.index()] += stm_sign;
+    }
+    if let Some(k) = second {
+        dense[TS + k.index()] += stm_sign;
+    }
+    dense[TEMPO_AT] = stm_sign;
     let counts =
         dense.iter().enumerate().filter(|(_, &c)| c != 0).map(|(i, &c)| (i as u16, c)).collect();
     Features { counts, fixed: king_danger(pos, Color::White) - king_danger(pos, Color::Black) }

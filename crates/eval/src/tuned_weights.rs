@@ -131,5 +131,12 @@ pub const WEAK_COUNT: [[i32; 9]; 2] = [
 /// Number of squares the king can step to (not its own side's, not attacked), 0-8.
 pub const ESCAPE_SQUARES: [i32; 9] = [-16, -15, 5, 28, 6, -7, -3, 4, -2];
 
+/// The side to move's most valuable piece that a cheaper enemy piece attacks, or that is
+/// attacked and undefended, by kind, from the side to move's side.
+pub const THREAT_FIRST: [i32; 15] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+
+/// The second most valuable such piece (a fork: only one can be saved), by kind.
+pub const THREAT_SECOND: [i32; 15] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+
 /// Having the move.
 pub const TEMPO: i32 = -2;

@@ -8,7 +8,8 @@ use shogi::PieceKind;
 
 // The tunable tables (`PIECE_VALUE`, `HAND_BONUS`, `RANK_BONUS`, `KING_RANK`,
 // `KING_FILE`, `MINOR_FILE`, `PROMOTED_RANK`, `OWN_KING_PLACE`, `ENEMY_KING_PLACE`,
-// `SLIDER_MOBILITY`, `PIECE_SQUARE`, `TEMPO`) are written by the tuner
+// `SLIDER_MOBILITY`, `PIECE_SQUARE`, the king-zone tables, `THREAT_FIRST`,
+// `THREAT_SECOND`, `TEMPO`) are written by the tuner
 // (`cargo run --release -p eval --example tune`,
 // see `crate::params`) into `tuned_weights.rs`; the king-safety weights below are
 // not tuned (the danger term is not linear in them).
