@@ -73,9 +73,27 @@ pub fn threatened_pieces(pos: &Position) -> (Option<PieceKind>, Option<PieceKind
     (first.map(|(_, k)| k), second.map(|(_, k)| k))
 }
 
+const fn any_nonzero(table: &[i32; 15]) -> bool {
+    let mut i = 0;
+    while i < table.len() {
+        if table[i] != 0 {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether the tables hold anything: with all weights zero (the term not fitted, or
+/// fitted and not kept) the engine skips the attack scan.
+pub const ACTIVE: bool = any_nonzero(&THREAT_FIRST) || any_nonzero(&THREAT_SECOND);
+
 /// The threat term from the side to move's point of view.
 #[inline]
 pub fn threats(pos: &Position) -> i32 {
+    if !ACTIVE {
+        return 0;
+    }
     let (first, second) = threatened_pieces(pos);
     first.map_or(0, |k| THREAT_FIRST[k.index()]) + second.map_or(0, |k| THREAT_SECOND[k.index()])
 }
