@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """How far each king walked in refereed games, and how those games ended.
 
-Against GPS Shogi, Kyobo often loses games it scores as won because the enemy king
-runs out of its castle and into Kyobo's camp, where it can no longer be mated
-(docs/BENCHMARKS.md, sessions 5 and 12). This counts that pattern in the PGNs that
+Session 5 blamed many of Kyobo's losses to GPS Shogi on the enemy king running out
+of its castle and into Kyobo's camp, where it can no longer be mated; session 12
+found that to be about a tenth of them (docs/BENCHMARKS.md). This counts that
+pattern in the PGNs that
 `tools/match.py --pgn` writes: for each game, the furthest rank each king reached
 (0: its own back rank, 6-8: the enemy camp) and the result for the named engine,
 counted by whose king got at least `--ranks` ranks out.
@@ -18,7 +19,6 @@ import collections
 import cshogi
 
 from pgn_positions import games
-
 
 
 def advance(square, colour):
@@ -45,7 +45,7 @@ def main():
     parser.add_argument("--ranks", type=int, default=6,
                         help="how far from its back rank a king must get to count (6: the enemy camp)")
     args = parser.parse_args()
-    # (whose king entered: "own", "enemy", "both", "neither") -> [wins, losses, draws]
+    # whose king got `--ranks` out ("own", "enemy", "both", "neither") -> [wins, losses, draws]
     table = collections.defaultdict(lambda: [0, 0, 0])
     for path in args.pgn:
         with open(path, encoding="utf-8") as f:
