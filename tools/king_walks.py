@@ -4,10 +4,9 @@
 Session 5 blamed many of Kyobo's losses to GPS Shogi on the enemy king running out
 of its castle and into Kyobo's camp, where it can no longer be mated; session 12
 found that to be about a tenth of them (docs/BENCHMARKS.md). This counts that
-pattern in the PGNs that
-`tools/match.py --pgn` writes: for each game, the furthest rank each king reached
-(0: its own back rank, 6-8: the enemy camp) and the result for the named engine,
-counted by whose king got at least `--ranks` ranks out.
+pattern in the PGNs that `tools/match.py --pgn` writes: for each game, the furthest
+rank each king reached (0: its own back rank, 6-8: the enemy camp) and the result
+for the named engine, counted by whose king got at least `--ranks` ranks out.
 
     python3 tools/king_walks.py data/matches/s12-*.pgn
     python3 tools/king_walks.py --ranks 4 data/matches/s12-*.pgn

@@ -137,4 +137,19 @@ mod tests {
         let t = threatened("4k4/9/4n4/9/3G1R3/9/9/9/4K4 w - 1");
         assert_eq!(t, (None, None));
     }
+
+    #[test]
+    fn skipping_the_scan_never_changes_the_term() {
+        // The shortcut for all-zero tables must give what the full lookup gives.
+        assert!(!any_nonzero(&[0; 15]));
+        let mut one = [0; 15];
+        one[14] = -1;
+        assert!(any_nonzero(&one));
+        shogi::attacks::init();
+        let pos = Position::from_sfen("4k4/9/4n4/9/3G1R3/9/9/9/4K4 b - 1").unwrap();
+        let (first, second) = threatened_pieces(&pos);
+        let full = first.map_or(0, |k| THREAT_FIRST[k.index()])
+            + second.map_or(0, |k| THREAT_SECOND[k.index()]);
+        assert_eq!(threats(&pos), full);
+    }
 }
