@@ -36,6 +36,8 @@ pub struct MoveBuffers<M> {
     /// Sort keys and a copy of the moves for [`sort_by_score`].
     keys: Vec<u64>,
     scratch: Vec<M>,
+    /// Sort keys of the quiet checks kept by [`MovePicker::quiet_checks_only`].
+    kept: Vec<u64>,
 }
 
 /// Empty, allocating nothing: what a node leaves behind while it holds its ply's
@@ -48,6 +50,7 @@ impl<M> Default for MoveBuffers<M> {
             bad: Vec::new(),
             keys: Vec::new(),
             scratch: Vec::new(),
+            kept: Vec::new(),
         }
     }
 }
@@ -61,6 +64,7 @@ impl<M> MoveBuffers<M> {
             bad: Vec::with_capacity(32),
             keys: Vec::with_capacity(256),
             scratch: Vec::with_capacity(256),
+            kept: Vec::with_capacity(32),
         }
     }
 }
@@ -74,6 +78,15 @@ pub struct MovePicker<M> {
     /// Whether the moves from `cur` on are in order (quiets are picked by selection
     /// first and sorted only when a node goes on to try many of them).
     sorted: bool,
+    /// The search prunes every quiet move from here on but checks (and quiet pawn
+    /// promotions): only those are still handed out, see [`Self::quiet_checks_only`].
+    checks_only: bool,
+    /// `checks_only` was asked for before the quiet moves were generated.
+    checks_only_pending: bool,
+    /// Quiet moves passed over for the caller since it last asked ([`Self::take_skipped`]).
+    skipped: usize,
+    /// Quiet moves passed over after the last kept check, counted on leaving the stage.
+    skipped_tail: usize,
 }
 
 impl<M: Copy + Eq + Default> MovePicker<M> {
@@ -85,6 +98,10 @@ impl<M: Copy + Eq + Default> MovePicker<M> {
             buf,
             cur: 0,
             sorted: false,
+            checks_only: false,
+            checks_only_pending: false,
+            skipped: 0,
+            skipped_tail: 0,
         }
     }
 
@@ -96,12 +113,77 @@ impl<M: Copy + Eq + Default> MovePicker<M> {
             buf,
             cur: 0,
             sorted: false,
+            checks_only: false,
+            checks_only_pending: false,
+            skipped: 0,
+            skipped_tail: 0,
         }
     }
 
     /// Gives the storage back for the next node at this ply.
     pub fn into_buffers(self) -> MoveBuffers<M> {
         self.buf
+    }
+
+    /// Called by a search that has just pruned a quiet move for a reason that holds
+    /// for every later quiet move of the node too (late-move and futility pruning),
+    /// so that only quiet moves it would still search come out: checks and quiet
+    /// tactical moves. They come out in the order they would have anyway, and
+    /// [`Self::take_skipped`] says how many moves were passed over before each, so
+    /// the caller's move count, and with it the tree, stays what it was; the rest
+    /// are neither sorted nor handed out one by one.
+    pub fn quiet_checks_only<G: Game<Move = M>>(&mut self, game: &G) {
+        if self.checks_only || self.checks_only_pending {
+            return;
+        }
+        match self.stage {
+            Stage::Quiets => self.keep_quiet_checks(game),
+            Stage::Killer0 | Stage::Killer1 | Stage::GenQuiets => self.checks_only_pending = true,
+            _ => {}
+        }
+    }
+
+    /// How many moves the picker passed over, as the caller would have pruned them,
+    /// since the last call.
+    pub fn take_skipped(&mut self) -> usize {
+        std::mem::take(&mut self.skipped)
+    }
+
+    /// Keeps the quiet moves from `cur` on that give check or are tactical, in their
+    /// final order (descending score, ties by position, as `take_quiet` gives them),
+    /// and stores with each how many dropped moves come before it.
+    fn keep_quiet_checks<G: Game<Move = M>>(&mut self, game: &G) {
+        self.checks_only = true;
+        let b = &mut self.buf;
+        let (cur, n) = (self.cur, b.moves.len());
+        b.keys.clear();
+        b.kept.clear();
+        for i in cur..n {
+            let m = b.moves[i];
+            if m == self.tt_move || m == self.killers[0] || m == self.killers[1] {
+                continue; // handed out already, never counted
+            }
+            let key = sort_key(b.scores[i], i);
+            if game.gives_check(m) || game.is_tactical(m) {
+                b.kept.push(key);
+            } else {
+                b.keys.push(key);
+            }
+        }
+        b.kept.sort_unstable_by(|a, c| c.cmp(a));
+        b.scratch.clear();
+        b.scratch.extend_from_slice(&b.moves[cur..n]);
+        let mut before = 0;
+        for (k, &key) in b.kept.iter().enumerate() {
+            let skipped = b.keys.iter().filter(|&&s| s > key).count();
+            b.moves[cur + k] = b.scratch[key_index(key) - cur];
+            b.scores[cur + k] = (skipped - before) as i32;
+            before = skipped;
+        }
+        self.skipped_tail = b.keys.len() - before;
+        b.moves.truncate(cur + b.kept.len());
+        b.scores.truncate(cur + b.kept.len());
+        self.sorted = true;
     }
 
     fn reset(&mut self) {
@@ -240,7 +322,21 @@ impl<M: Copy + Eq + Default> MovePicker<M> {
                         }),
                     );
                     self.sorted = false;
+                    if self.checks_only_pending {
+                        self.keep_quiet_checks(game);
+                    }
                 }
+                Stage::Quiets if self.checks_only => match self.take_next() {
+                    Some(m) => {
+                        self.skipped += self.buf.scores[self.cur - 1] as usize;
+                        return Some(m);
+                    }
+                    None => {
+                        self.skipped += std::mem::take(&mut self.skipped_tail);
+                        self.stage = Stage::BadTactical;
+                        self.cur = 0;
+                    }
+                },
                 Stage::Quiets => match self.take_quiet() {
                     Some(m) if self.is_special(m) => {}
                     Some(m) => return Some(m),
@@ -325,18 +421,27 @@ fn sort_by_score<M: Copy>(
         return;
     }
     keys.clear();
-    keys.extend(scores.iter().enumerate().map(|(i, &s)| {
-        let biased = u64::from((s as u32) ^ 0x8000_0000);
-        biased << 32 | u64::from(u32::MAX - i as u32)
-    }));
+    keys.extend(scores.iter().enumerate().map(|(i, &s)| sort_key(s, i)));
     keys.sort_unstable_by(|a, b| b.cmp(a));
     scratch.clear();
     scratch.extend_from_slice(moves);
     for (j, &k) in keys.iter().enumerate() {
-        let i = (u32::MAX - k as u32) as usize;
-        moves[j] = scratch[i];
+        moves[j] = scratch[key_index(k)];
         scores[j] = ((k >> 32) as u32 ^ 0x8000_0000) as i32;
     }
+}
+
+/// A move's place in the order: score first, then the earlier position; larger
+/// keys come first.
+#[inline]
+fn sort_key(score: i32, index: usize) -> u64 {
+    let biased = u64::from((score as u32) ^ 0x8000_0000);
+    biased << 32 | u64::from(u32::MAX - index as u32)
+}
+
+#[inline]
+fn key_index(key: u64) -> usize {
+    (u32::MAX - key as u32) as usize
 }
 
 #[cfg(test)]

@@ -403,7 +403,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let rows = self.continuation_rows(ply);
 
         while let Some(m) = picker.next(&self.game, &self.quiet_stats(rows)) {
-            move_count += 1;
+            move_count += 1 + picker.take_skipped();
             let tactical = self.game.is_tactical(m);
             let gives_check = self.game.gives_check(m);
 
@@ -412,10 +412,14 @@ impl<'a, G: Game> Worker<'a, G> {
                 if !tactical && !gives_check {
                     let lmp_limit = (3 + depth * depth) as usize / (2 - usize::from(improving));
                     // Late quiet moves (checks are kept: they may mate).
+                    // Both hold for every later quiet move too (the move count and
+                    // alpha only grow): the picker stops handing those out.
                     if depth <= 6 && move_count > lmp_limit {
+                        picker.quiet_checks_only(&self.game);
                         continue;
                     }
                     if depth <= 6 && static_eval + 150 + FUTILITY_MARGIN * depth <= alpha && !PV {
+                        picker.quiet_checks_only(&self.game);
                         continue;
                     }
                     if depth <= 4 && !self.game.see_ge(m, -25 * depth * depth) {
