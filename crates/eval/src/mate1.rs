@@ -2,9 +2,9 @@
 //! escapes are tried cheapest first (king steps, capture of the checker, then
 //! interpositions) and the first one found ends the test.
 
-use shogi::attacks::{between, king_attacks};
+use shogi::attacks::{between, king_attacks, piece_attacks};
 use shogi::movegen::{generate_checks, MoveList};
-use shogi::{Bitboard, Move, PieceKind, Position};
+use shogi::{Bitboard, Move, PieceKind, Position, Square};
 
 /// Whether the side to move, in check, has a legal reply. Exact, except that a pawn
 /// drop interposing with mate (uchifuzume) counts as a reply: the answer errs only
@@ -70,7 +70,16 @@ pub fn has_evasion(pos: &Position) -> bool {
 pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     let mut list = MoveList::new();
     generate_checks(pos, &mut list);
+    if list.is_empty() {
+        return None;
+    }
+    let flight = flight_squares(pos);
     for &m in list.iter() {
+        if let Some((ksq, free)) = flight {
+            if keeps_a_flight_square(pos, m, ksq, free) {
+                continue;
+            }
+        }
         pos.do_move(m);
         let mated = !has_evasion(pos);
         pos.undo_move(m);
@@ -79,6 +88,46 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
         }
     }
     None
+}
+
+/// The defending king's square and the squares next to it that it could step to
+/// now: not its own pieces', attacked by none of ours (seen through the king, as
+/// the king cannot hide behind itself). `None` without a king, or with no such
+/// square.
+fn flight_squares(pos: &Position) -> Option<(Square, Bitboard)> {
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let ksq = pos.king_square(them)?;
+    let occ = pos.occupied() ^ Bitboard::from_square(ksq);
+    let mut free = Bitboard::EMPTY;
+    for sq in king_attacks(ksq) & !pos.pieces(them) {
+        if !pos.is_attacked(us, sq, occ) {
+            free |= Bitboard::from_square(sq);
+        }
+    }
+    free.is_nonempty().then_some((ksq, free))
+}
+
+/// Whether after the check `m` the king can still step to one of the squares in
+/// `free` (see [`flight_squares`]), decided without making the move, so that most
+/// checks that do not mate cost no `do_move`. Exact when it says yes: the moved
+/// piece's new attacks are computed, and every other piece of ours attacks from
+/// where it stands, with the lines the move opens (a piece left at `from` only
+/// sees less than before, so the square stays free of it). `false` means "make
+/// the move and see".
+fn keeps_a_flight_square(pos: &Position, m: Move, ksq: Square, free: Bitboard) -> bool {
+    let us = pos.side_to_move();
+    let to = Bitboard::from_square(m.to());
+    let mut occ = pos.occupied() | to;
+    let kind = if m.is_drop() {
+        m.moved_kind()
+    } else {
+        occ ^= Bitboard::from_square(m.from());
+        m.kind_after()
+    };
+    let occ = occ ^ Bitboard::from_square(ksq);
+    let candidates = free & !to & !piece_attacks(us, kind, m.to(), occ);
+    candidates.into_iter().any(|sq| !pos.is_attacked(us, sq, occ))
 }
 
 #[cfg(test)]
@@ -124,6 +173,66 @@ mod tests {
             }
         }
         assert!(checked > 1000 && mates > 10, "{checked} checks, {mates} mates");
+    }
+
+    /// Every check made and tested: what `mate_in_one` must agree with.
+    fn mate_in_one_by_making_every_check(pos: &mut Position) -> Option<Move> {
+        let mut list = MoveList::new();
+        generate_checks(pos, &mut list);
+        list.iter().copied().find(|&m| {
+            pos.do_move(m);
+            let mated = !has_evasion(pos);
+            pos.undo_move(m);
+            mated
+        })
+    }
+
+    /// The flight-square shortcut changes no answer: random games with many checks
+    /// and pieces in hand, every position not in check.
+    #[test]
+    fn the_flight_square_shortcut_agrees_with_making_every_check() {
+        let mut seed = 11u64;
+        let (mut tested, mut mates, mut skipped) = (0, 0, 0);
+        for _ in 0..300 {
+            let mut pos = Position::startpos();
+            for _ in 0..160 {
+                let moves = legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                if !pos.in_check() {
+                    tested += 1;
+                    let fast = mate_in_one(&mut pos);
+                    assert_eq!(
+                        fast,
+                        mate_in_one_by_making_every_check(&mut pos),
+                        "{}",
+                        pos.to_sfen()
+                    );
+                    mates += usize::from(fast.is_some());
+                    if let Some((ksq, free)) = flight_squares(&pos) {
+                        let mut list = MoveList::new();
+                        generate_checks(&pos, &mut list);
+                        skipped += list
+                            .iter()
+                            .filter(|&&m| keeps_a_flight_square(&pos, m, ksq, free))
+                            .count();
+                    }
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let r = (seed >> 33) as usize;
+                // Prefer captures, so hands fill and checks abound.
+                let captures: Vec<Move> =
+                    moves.iter().copied().filter(|m| m.is_capture()).collect();
+                let m = if !captures.is_empty() && r % 2 == 0 {
+                    captures[r % captures.len()]
+                } else {
+                    moves[r % moves.len()]
+                };
+                pos.do_move(m);
+            }
+        }
+        assert!(tested > 20_000 && mates > 100 && skipped > 10_000, "{tested} {mates} {skipped}");
     }
 
     #[test]
