@@ -224,7 +224,7 @@ mod tests {
                 // Prefer captures, so hands fill and checks abound.
                 let captures: Vec<Move> =
                     moves.iter().copied().filter(|m| m.is_capture()).collect();
-                let m = if !captures.is_empty() && r % 2 == 0 {
+                let m = if !captures.is_empty() && r.is_multiple_of(2) {
                     captures[r % captures.len()]
                 } else {
                     moves[r % moves.len()]
