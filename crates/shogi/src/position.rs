@@ -294,7 +294,12 @@ impl Position {
         if piece_attacks(us, m.kind_after(), to, occ_after).contains(ksq) {
             return true;
         }
-        // A discovered check: one of our sliders now sees the king.
+        // A discovered check: one of our sliders now sees the king. Only a piece
+        // that leaves a line through the king can uncover one.
+        let through_king = crate::attacks::line(m.from(), ksq);
+        if through_king.is_empty() || through_king.contains(to) {
+            return false;
+        }
         let sliders = ((bishop_attacks(ksq, occ_after) & self.diagonal_sliders())
             | (rook_attacks(ksq, occ_after) & self.orthogonal_sliders())
             | (lance_attacks(them, ksq, occ_after) & self.by_kind[PieceKind::Lance.index()]))
