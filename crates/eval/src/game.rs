@@ -250,6 +250,14 @@ impl Game for ShogiGame {
         self.pos.gives_check(m)
     }
 
+    fn gives_check_each(&self, moves: &[Move], out: &mut Vec<bool>) {
+        out.clear();
+        match self.pos.check_info() {
+            Some(info) => out.extend(moves.iter().map(|&m| info.gives_check(m))),
+            None => out.resize(moves.len(), false),
+        }
+    }
+
     /// Tries every check: one that leaves no evasion mates.
     fn mate_in_one(&mut self) -> Option<Move> {
         if self.pos.in_check() {

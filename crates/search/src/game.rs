@@ -113,6 +113,13 @@ pub trait Game: Clone + Send + 'static {
         false
     }
 
+    /// `gives_check` for each of `moves`, written to `out` (cleared first). Games
+    /// that can share work between the moves of one position override it.
+    fn gives_check_each(&self, moves: &[Self::Move], out: &mut Vec<bool>) {
+        out.clear();
+        out.extend(moves.iter().map(|&m| self.gives_check(m)));
+    }
+
     /// A move that mates at once, if the game can find one cheaply (not in check).
     fn mate_in_one(&mut self) -> Option<Self::Move> {
         None

@@ -38,6 +38,8 @@ pub struct MoveBuffers<M> {
     scratch: Vec<M>,
     /// Sort keys of the quiet checks kept by [`MovePicker::quiet_checks_only`].
     kept: Vec<u64>,
+    /// Whether each of the remaining quiet moves gives check.
+    checks: Vec<bool>,
 }
 
 /// Empty, allocating nothing: what a node leaves behind while it holds its ply's
@@ -51,6 +53,7 @@ impl<M> Default for MoveBuffers<M> {
             keys: Vec::new(),
             scratch: Vec::new(),
             kept: Vec::new(),
+            checks: Vec::new(),
         }
     }
 }
@@ -65,6 +68,7 @@ impl<M> MoveBuffers<M> {
             keys: Vec::with_capacity(256),
             scratch: Vec::with_capacity(256),
             kept: Vec::with_capacity(32),
+            checks: Vec::with_capacity(256),
         }
     }
 }
@@ -158,13 +162,14 @@ impl<M: Copy + Eq + Default> MovePicker<M> {
         let (cur, n) = (self.cur, b.moves.len());
         b.keys.clear();
         b.kept.clear();
+        game.gives_check_each(&b.moves[cur..n], &mut b.checks);
         for i in cur..n {
             let m = b.moves[i];
             if m == self.tt_move || m == self.killers[0] || m == self.killers[1] {
                 continue; // handed out already, never counted
             }
             let key = sort_key(b.scores[i], i);
-            if game.gives_check(m) || game.is_tactical(m) {
+            if b.checks[i - cur] || game.is_tactical(m) {
                 b.kept.push(key);
             } else {
                 b.keys.push(key);

@@ -27,10 +27,13 @@ struct CheckSquares([Bitboard; PieceKind::NUM]);
 
 impl CheckSquares {
     fn new(ctx: &Context, eksq: Square) -> CheckSquares {
+        CheckSquares::of_side(ctx.us, ctx.occ, eksq)
+    }
+
+    fn of_side(us: crate::types::Color, occ: Bitboard, eksq: Square) -> CheckSquares {
         // Attacks are symmetric: our piece on X attacks K exactly when the same kind
         // of the opponent's colour on K attacks X.
-        let them = ctx.us.flip();
-        let occ = ctx.occ;
+        let them = us.flip();
         let mut sq = [Bitboard::EMPTY; PieceKind::NUM];
         let gold = gold_attacks(them, eksq);
         sq[PieceKind::Pawn.index()] = pawn_attacks(them, eksq);
@@ -52,6 +55,45 @@ impl CheckSquares {
     #[inline(always)]
     fn of(&self, kind: PieceKind) -> Bitboard {
         self.0[kind.index()]
+    }
+}
+
+/// What decides, for many moves of one position, whether each gives check: the
+/// check squares of every kind and the pieces whose leaving uncovers a slider.
+/// Built once ([`Position::check_info`]); each answer is then two bit tests.
+pub struct CheckInfo {
+    squares: CheckSquares,
+    discoverers: Bitboard,
+    eksq: Square,
+}
+
+impl CheckInfo {
+    /// `None` when the side not to move has no king (nothing can check it).
+    pub(crate) fn new(pos: &Position) -> Option<CheckInfo> {
+        let us = pos.side_to_move();
+        let eksq = pos.king_square(us.flip())?;
+        let occ = pos.occupied();
+        Some(CheckInfo {
+            squares: CheckSquares::of_side(us, occ, eksq),
+            discoverers: pos.king_blockers(us.flip(), occ) & pos.pieces(us),
+            eksq,
+        })
+    }
+
+    /// Whether `m`, legal in the position this was built for, gives check: the same
+    /// answer as [`Position::gives_check`].
+    #[inline]
+    pub fn gives_check(&self, m: Move) -> bool {
+        let to = m.to();
+        if m.is_drop() {
+            return self.squares.of(m.moved_kind()).contains(to);
+        }
+        if self.squares.of(m.kind_after()).contains(to) {
+            return true;
+        }
+        // Leaving a slider's line uncovers it, unless the piece stays on the line.
+        let from = m.from();
+        self.discoverers.contains(from) && !line(self.eksq, from).contains(to)
     }
 }
 

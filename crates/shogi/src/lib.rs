@@ -20,6 +20,7 @@ pub mod usi;
 mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use checks::CheckInfo;
 pub use entering::{Declaration, EnteringKingRule};
 pub use hand::Hand;
 pub use movegen::{legal_moves, MoveList};

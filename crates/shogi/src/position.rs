@@ -277,6 +277,12 @@ impl Position {
         self.king_blockers(color, self.occupied()) & self.by_color[color.index()]
     }
 
+    /// Answers "does this move give check?" for many moves of this position at the
+    /// cost of two bit tests each (`None`: the opponent has no king).
+    pub fn check_info(&self) -> Option<crate::checks::CheckInfo> {
+        crate::checks::CheckInfo::new(self)
+    }
+
     /// Whether the move (legal in this position) gives check.
     pub fn gives_check(&self, m: Move) -> bool {
         let us = self.side;

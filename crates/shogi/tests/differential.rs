@@ -6,7 +6,8 @@
 //! - the SFEN round-trips;
 //! - the staged generators partition the legal moves as movegen.rs documents;
 //! - `generate_checks` equals both the `gives_check` filter and the oracle
-//!   "the opponent is in check after the move" (make/unmake based);
+//!   "the opponent is in check after the move" (make/unmake based), and
+//!   `CheckInfo::gives_check` answers as `gives_check` does;
 //! - every move keeps the position consistent and undo restores it exactly.
 
 use flate2::read::GzDecoder;
@@ -112,6 +113,13 @@ fn check_stages(pos: &mut Position, legal: &[String]) -> Option<String> {
         pos.undo_move(m);
     }
     by_play.sort();
+    if let Some(info) = pos.check_info() {
+        for &m in legal_moves.iter() {
+            if info.gives_check(m) != pos.gives_check(m) {
+                return Some(format!("CheckInfo and gives_check differ on {}", m.to_usi()));
+            }
+        }
+    }
     if checks != by_flag {
         return Some(format!("checks != gives_check filter: {}", diff(&by_flag, &checks)));
     }
