@@ -1,7 +1,7 @@
 //! The static evaluation from the side to move's point of view.
 
 use crate::king_safety::king_proximity;
-use crate::king_zone::king_safety;
+use crate::king_zone::king_safety_both;
 use crate::mobility::slider_mobility;
 use crate::threats::threats;
 use crate::weights::TEMPO;
@@ -10,9 +10,7 @@ use shogi::{Color, Position};
 /// `incremental` is the material/piece-square/hand sum (Black's side) kept by the
 /// caller; see [`crate::incremental`].
 pub fn evaluate(pos: &Position, incremental: i32) -> i32 {
-    let black = incremental + king_safety(pos, Color::Black) - king_safety(pos, Color::White)
-        + king_proximity(pos)
-        + slider_mobility(pos);
+    let black = incremental + king_safety_both(pos) + king_proximity(pos) + slider_mobility(pos);
     let v = match pos.side_to_move() {
         Color::Black => black,
         Color::White => -black,

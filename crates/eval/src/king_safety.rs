@@ -122,6 +122,47 @@ pub(crate) fn scan_zone(
     scan
 }
 
+/// What `side`'s pieces do around both kings in one pass: the first scan is its
+/// own king's zone on `own` (no weights: the defence), the second the enemy king's
+/// zone on `enemy` (with the danger weights). Each piece's attacks are computed
+/// once; the scans equal [`scan_zone`]'s.
+#[inline]
+pub(crate) fn scan_both_zones(
+    pos: &Position,
+    side: Color,
+    own: Square,
+    enemy: Square,
+    weights: &[i32; 15],
+) -> (ZoneScan, ZoneScan) {
+    let zones = [
+        (king_attacks(own), king_attacks(own) | Bitboard::from_square(own)),
+        (king_attacks(enemy), king_attacks(enemy) | Bitboard::from_square(enemy)),
+    ];
+    let occ = pos.occupied();
+    let sliders =
+        pos.diagonal_sliders() | pos.orthogonal_sliders() | pos.pieces_of_kind(PieceKind::Lance);
+    let near = boxes()[3][own.index()] | boxes()[3][enemy.index()];
+    let candidates = pos.pieces(side) & (sliders | near) & !pos.pieces_of_kind(PieceKind::King);
+    let mut scans = [ZoneScan::default(); 2];
+    for sq in candidates {
+        let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn);
+        let attacks = piece_attacks(side, kind, sq, occ);
+        for (i, ((next, zone), scan)) in zones.iter().zip(scans.iter_mut()).enumerate() {
+            let hits = attacks & *zone;
+            if hits.is_nonempty() {
+                scan.pieces += 1;
+                if i == 1 {
+                    scan.weighted_hits += weights[kind.index()] * hits.count() as i32;
+                }
+                let hits = hits & *next;
+                scan.twice |= scan.once & hits;
+                scan.once |= hits;
+            }
+        }
+    }
+    (scans[0], scans[1])
+}
+
 /// The danger penalty of `color`'s king on `ksq`, given the scan of the enemy's
 /// pieces with the weights `w.attack`.
 #[inline]

@@ -7,7 +7,7 @@
 //! castle: a square the enemy attacks more often than it is defended is where a
 //! drop or a capture lands with check. The terms are linear in tuned tables.
 
-use crate::king_safety::{danger_from_scan, scan_zone, ZoneScan, DANGER};
+use crate::king_safety::{danger_from_scan, scan_both_zones, scan_zone, ZoneScan, DANGER};
 use crate::weights::{ESCAPE_SQUARES, WEAK_COUNT, ZONE_CONTESTED, ZONE_WEAK};
 use shogi::attacks::king_attacks;
 use shogi::{Color, PieceKind, Position, Square};
@@ -55,9 +55,22 @@ pub(crate) fn zone_features(
     color: Color,
     ksq: Square,
     attack: &ZoneScan,
-    mut visit: impl FnMut(ZoneFeature),
+    visit: impl FnMut(ZoneFeature),
 ) {
     let defence = scan_zone(pos, color, ksq, None);
+    features_from_scans(pos, color, ksq, attack, &defence, visit);
+}
+
+/// [`zone_features`] with the defender's scan made already.
+#[inline]
+fn features_from_scans(
+    pos: &Position,
+    color: Color,
+    ksq: Square,
+    attack: &ZoneScan,
+    defence: &ZoneScan,
+    mut visit: impl FnMut(ZoneFeature),
+) {
     // More attackers than defenders (counted up to two).
     let weak = (attack.once & !defence.once) | (attack.twice & !defence.twice);
     let contested = attack.once & !weak;
@@ -93,9 +106,35 @@ pub fn king_safety(pos: &Position, color: Color) -> i32 {
         return 0;
     };
     let attack = scan_zone(pos, color.flip(), ksq, Some(&DANGER.attack));
+    let defence = scan_zone(pos, color, ksq, None);
+    safety_from_scans(pos, color, ksq, &attack, &defence)
+}
+
+/// `king_safety(Black) - king_safety(White)`, with one pass over each side's pieces
+/// for both kings' zones (what the evaluation calls).
+#[inline]
+pub fn king_safety_both(pos: &Position) -> i32 {
+    let (Some(bk), Some(wk)) = (pos.king_square(Color::Black), pos.king_square(Color::White))
+    else {
+        return king_safety(pos, Color::Black) - king_safety(pos, Color::White);
+    };
+    let (black_defence, black_attack) = scan_both_zones(pos, Color::Black, bk, wk, &DANGER.attack);
+    let (white_defence, white_attack) = scan_both_zones(pos, Color::White, wk, bk, &DANGER.attack);
+    safety_from_scans(pos, Color::Black, bk, &white_attack, &black_defence)
+        - safety_from_scans(pos, Color::White, wk, &black_attack, &white_defence)
+}
+
+#[inline]
+fn safety_from_scans(
+    pos: &Position,
+    color: Color,
+    ksq: Square,
+    attack: &ZoneScan,
+    defence: &ZoneScan,
+) -> i32 {
     let mut zone = 0;
-    zone_features(pos, color, ksq, &attack, |f| zone += value(f));
-    zone - danger_from_scan(pos, color, ksq, &attack, &DANGER)
+    features_from_scans(pos, color, ksq, attack, defence, |f| zone += value(f));
+    zone - danger_from_scan(pos, color, ksq, attack, &DANGER)
 }
 
 /// One king-zone feature (see the tables in `crate::weights`).
@@ -131,18 +170,20 @@ mod tests {
     }
 
     #[test]
-    fn the_shared_scan_adds_up_to_both_terms() {
+    fn the_shared_scans_add_up_to_both_terms() {
         use crate::king_safety::king_danger;
         shogi::attacks::init();
         let mut pos = Position::startpos();
         let mut seed = 99u64;
-        for _ in 0..300 {
+        for ply in 0..3000 {
             let both = king_safety(&pos, Color::Black) - king_safety(&pos, Color::White);
             let apart =
                 king_zone(&pos) - king_danger(&pos, Color::Black) + king_danger(&pos, Color::White);
             assert_eq!(both, apart, "{}", pos.to_sfen());
+            // One pass per side over both kings' zones gives the same.
+            assert_eq!(king_safety_both(&pos), both, "{}", pos.to_sfen());
             let moves = shogi::legal_moves(&pos);
-            if moves.is_empty() {
+            if moves.is_empty() || ply % 250 == 249 {
                 pos = Position::startpos();
                 continue;
             }
