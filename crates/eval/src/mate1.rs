@@ -136,42 +136,56 @@ mod tests {
     use shogi::legal_moves;
     use shogi::movegen::generate_evasions;
 
-    /// Random games that prefer checks: every position in check is judged both ways.
-    #[test]
-    fn agrees_with_full_evasion_generation() {
-        let mut seed = 7u64;
-        let mut checked = 0;
-        let mut mates = 0;
-        for game in 0..400 {
+    /// Plays `games` games of up to `plies` plies from the start position, showing
+    /// `visit` every position (the last one too, mated or not) and playing the move
+    /// `choose(position, legal moves, random number, game number)` picks.
+    fn random_games(
+        mut seed: u64,
+        games: usize,
+        plies: usize,
+        mut visit: impl FnMut(&mut Position),
+        mut choose: impl FnMut(&Position, &[Move], usize, usize) -> Move,
+    ) {
+        for game in 0..games {
             let mut pos = Position::startpos();
-            for _ in 0..200 {
+            for _ in 0..plies {
+                visit(&mut pos);
                 let moves = legal_moves(&pos);
                 if moves.is_empty() {
                     break;
                 }
-                let mut list = MoveList::new();
-                if !pos.in_check() {
-                    generate_checks(&pos, &mut list);
-                }
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                let r = (seed >> 33) as usize;
-                let m = if !list.is_empty() && (r.is_multiple_of(3) || game % 2 == 0) {
-                    list.as_slice()[r % list.len()]
-                } else {
-                    moves[r % moves.len()]
-                };
+                let m = choose(&pos, moves.as_slice(), (seed >> 33) as usize, game);
                 pos.do_move(m);
-                if pos.in_check() {
-                    checked += 1;
-                    let mut ev = MoveList::new();
-                    generate_evasions(&pos, &mut ev);
-                    if ev.is_empty() {
-                        mates += 1;
-                    }
-                    assert_eq!(has_evasion(&pos), !ev.is_empty(), "{}", pos.to_sfen());
-                }
             }
         }
+    }
+
+    /// Random games that prefer checks: every position in check is judged both ways.
+    #[test]
+    fn agrees_with_full_evasion_generation() {
+        let (mut checked, mut mates) = (0, 0);
+        let visit = |pos: &mut Position| {
+            if pos.in_check() {
+                checked += 1;
+                let mut ev = MoveList::new();
+                generate_evasions(pos, &mut ev);
+                mates += usize::from(ev.is_empty());
+                assert_eq!(has_evasion(pos), !ev.is_empty(), "{}", pos.to_sfen());
+            }
+        };
+        let choose = |pos: &Position, moves: &[Move], r: usize, game: usize| {
+            let mut list = MoveList::new();
+            if !pos.in_check() {
+                generate_checks(pos, &mut list);
+            }
+            if !list.is_empty() && (r.is_multiple_of(3) || game % 2 == 0) {
+                list.as_slice()[r % list.len()]
+            } else {
+                moves[r % moves.len()]
+            }
+        };
+        random_games(7, 400, 200, visit, choose);
         assert!(checked > 1000 && mates > 10, "{checked} checks, {mates} mates");
     }
 
@@ -191,47 +205,32 @@ mod tests {
     /// and pieces in hand, every position not in check.
     #[test]
     fn the_flight_square_shortcut_agrees_with_making_every_check() {
-        let mut seed = 11u64;
         let (mut tested, mut mates, mut skipped) = (0, 0, 0);
-        for _ in 0..300 {
-            let mut pos = Position::startpos();
-            for _ in 0..160 {
-                let moves = legal_moves(&pos);
-                if moves.is_empty() {
-                    break;
-                }
-                if !pos.in_check() {
-                    tested += 1;
-                    let fast = mate_in_one(&mut pos);
-                    assert_eq!(
-                        fast,
-                        mate_in_one_by_making_every_check(&mut pos),
-                        "{}",
-                        pos.to_sfen()
-                    );
-                    mates += usize::from(fast.is_some());
-                    if let Some((ksq, free)) = flight_squares(&pos) {
-                        let mut list = MoveList::new();
-                        generate_checks(&pos, &mut list);
-                        skipped += list
-                            .iter()
-                            .filter(|&&m| keeps_a_flight_square(&pos, m, ksq, free))
-                            .count();
-                    }
-                }
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                let r = (seed >> 33) as usize;
-                // Prefer captures, so hands fill and checks abound.
-                let captures: Vec<Move> =
-                    moves.iter().copied().filter(|m| m.is_capture()).collect();
-                let m = if !captures.is_empty() && r.is_multiple_of(2) {
-                    captures[r % captures.len()]
-                } else {
-                    moves[r % moves.len()]
-                };
-                pos.do_move(m);
+        let visit = |pos: &mut Position| {
+            if pos.in_check() {
+                return;
             }
-        }
+            tested += 1;
+            let fast = mate_in_one(pos);
+            assert_eq!(fast, mate_in_one_by_making_every_check(pos), "{}", pos.to_sfen());
+            mates += usize::from(fast.is_some());
+            if let Some((ksq, free)) = flight_squares(pos) {
+                let mut list = MoveList::new();
+                generate_checks(pos, &mut list);
+                skipped +=
+                    list.iter().filter(|&&m| keeps_a_flight_square(pos, m, ksq, free)).count();
+            }
+        };
+        // Prefer captures, so hands fill and checks abound.
+        let choose = |_: &Position, moves: &[Move], r: usize, _: usize| {
+            let captures: Vec<Move> = moves.iter().copied().filter(|m| m.is_capture()).collect();
+            if !captures.is_empty() && r.is_multiple_of(2) {
+                captures[r % captures.len()]
+            } else {
+                moves[r % moves.len()]
+            }
+        };
+        random_games(11, 300, 160, visit, choose);
         assert!(tested > 20_000 && mates > 100 && skipped > 10_000, "{tested} {mates} {skipped}");
     }
 

@@ -10,18 +10,13 @@ use search::Game;
 use shogi::movegen::legal_moves;
 use shogi::{Move, Position};
 
-/// A small deterministic generator (xorshift), so failures reproduce.
+/// A deterministic sequence (a linear congruential step), so failures reproduce.
 struct Rng(u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) as usize % n
     }
 }
 
