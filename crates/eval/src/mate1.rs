@@ -179,7 +179,7 @@ mod tests {
             if !pos.in_check() {
                 generate_checks(pos, &mut list);
             }
-            if !list.is_empty() && (r.is_multiple_of(3) || game % 2 == 0) {
+            if !list.is_empty() && (r.is_multiple_of(3) || game.is_multiple_of(2)) {
                 list.as_slice()[r % list.len()]
             } else {
                 moves[r % moves.len()]
