@@ -73,6 +73,8 @@ pub(crate) struct Worker<'a, G: Game> {
     history: History,
     continuation: ContinuationHistory,
     pv: Vec<Vec<G::Move>>,
+    /// Per ply, the move a singular-extension search leaves out (default: none).
+    excluded: Vec<G::Move>,
     buffers: Vec<MoveBuffers<G::Move>>,
     stack: Vec<Frame>,
     pub root_moves: Vec<RootMove<G::Move>>,
@@ -116,6 +118,7 @@ impl<'a, G: Game> Worker<'a, G> {
             history: History::new(G::HISTORY_SIZE),
             continuation: ContinuationHistory::new(G::CONTINUATION_SIZE),
             pv: vec![Vec::new(); plies],
+            excluded: vec![G::Move::default(); plies],
             buffers: (0..plies).map(|_| MoveBuffers::warm()).collect(),
             stack: vec![Frame::default(); plies],
             root_moves,
@@ -314,6 +317,8 @@ impl<'a, G: Game> Worker<'a, G> {
             return mate_in(ply_v + 1);
         }
 
+        let excluded = self.excluded[ply];
+        let excluding = excluded != G::Move::default();
         let key = self.game.key();
         let entry = self.shared.tt.probe(key);
         let tt_move = entry.map_or(G::Move::default(), |e| G::decode_move(e.mv));
@@ -324,13 +329,13 @@ impl<'a, G: Game> Worker<'a, G> {
                 Bound::Lower => v >= beta,
                 Bound::Upper => v <= alpha,
             };
-            if !PV && e.depth >= depth && usable {
+            if !PV && !excluding && e.depth >= depth && usable {
                 return v;
             }
         }
 
         let in_check = self.game.in_check();
-        if !in_check {
+        if !in_check && !excluding {
             // A mate in one ends the search here whatever the pruning below would do
             // (mating moves are often sacrifices that exchange rules prune).
             if let Some(m) = self.game.mate_in_one() {
@@ -356,7 +361,7 @@ impl<'a, G: Game> Worker<'a, G> {
             && self.stack[ply - 2].static_eval != NONE
             && static_eval > self.stack[ply - 2].static_eval;
 
-        if !PV && !in_check {
+        if !PV && !in_check && !excluding {
             // Reverse futility: far above beta with little depth left.
             if depth < 7
                 && static_eval.abs() < MATE_IN_MAX_PLY
@@ -403,6 +408,9 @@ impl<'a, G: Game> Worker<'a, G> {
         let rows = self.continuation_rows(ply);
 
         while let Some(m) = picker.next(&self.game, &self.quiet_stats(rows)) {
+            if m == excluded {
+                continue;
+            }
             move_count += 1 + picker.take_skipped();
             let tactical = self.game.is_tactical(m);
             let gives_check = self.game.gives_check(m);
@@ -436,9 +444,44 @@ impl<'a, G: Game> Worker<'a, G> {
 
             // Check extension for checks that do not simply lose the checking piece,
             // bounded so that long checking sequences cannot run away.
-            let extension = i32::from(
+            let mut extension = i32::from(
                 gives_check && depth <= 6 && ply_v < 2 * self.root_depth && self.game.see_ge(m, 0),
             );
+            // Singular extension: when every other move falls well short of the hash
+            // move's value, the hash move is searched a ply deeper; when even without
+            // it the node fails high, it is cut (multi-cut).
+            if let Some(e) = entry {
+                if m == tt_move
+                    && !excluding
+                    && ply > 0
+                    && depth >= 8
+                    && e.depth >= depth - 3
+                    && e.bound != Bound::Upper
+                    && from_tt(e.value, ply_v).abs() < MATE_IN_MAX_PLY
+                    && ply_v < 2 * self.root_depth
+                {
+                    let singular_beta = from_tt(e.value, ply_v) - 2 * depth;
+                    self.excluded[ply] = m;
+                    let v = self.search::<false>(
+                        singular_beta - 1,
+                        singular_beta,
+                        (depth - 1) / 2,
+                        ply,
+                        cut_node,
+                    );
+                    self.excluded[ply] = G::Move::default();
+                    if self.stopped() {
+                        self.buffers[ply] = picker.into_buffers();
+                        return DRAW;
+                    }
+                    if v < singular_beta {
+                        extension = 1;
+                    } else if singular_beta >= beta {
+                        self.buffers[ply] = picker.into_buffers();
+                        return singular_beta;
+                    }
+                }
+            }
             let new_depth = depth - 1 + extension;
             let history_index = self.game.history_index(m);
             let continuation_index = self.game.continuation_index(m);
@@ -527,8 +570,10 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             Bound::Upper
         };
-        let code = if best_move == G::Move::default() { 0 } else { G::encode_move(best_move) };
-        self.shared.tt.store(key, code, to_tt(best, ply_v), depth, bound);
+        if !excluding {
+            let code = if best_move == G::Move::default() { 0 } else { G::encode_move(best_move) };
+            self.shared.tt.store(key, code, to_tt(best, ply_v), depth, bound);
+        }
         best
     }
 
