@@ -137,7 +137,7 @@ mod tests {
     use shogi::movegen::generate_evasions;
 
     /// Plays `games` games of up to `plies` plies from the start position, showing
-    /// `visit` every position (the last one too, mated or not) and playing the move
+    /// `visit` every position before its move (a mated one too) and playing the move
     /// `choose(position, legal moves, random number, game number)` picks.
     fn random_games(
         mut seed: u64,
