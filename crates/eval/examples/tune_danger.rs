@@ -135,9 +135,13 @@ fn main() {
     let (train, valid) = if lambda < 1.0 {
         let scored: Vec<(f64, f64)> =
             train.iter().filter_map(|(s, score)| score.map(|v| (v, s.result))).collect();
-        let ks = golden_section(|ks| {
-            scored.iter().map(|(v, y)| (sigmoid(*v, ks) - y).powi(2)).sum::<f64>()
-        });
+        // `--ks K_s` fixes the scores' scale, as in `tune.rs`.
+        let ks = match arg(&args, "--ks", 0.0) {
+            ks if ks > 0.0 => ks,
+            _ => golden_section(|ks| {
+                scored.iter().map(|(v, y)| (sigmoid(*v, ks) - y).powi(2)).sum::<f64>()
+            }),
+        };
         eprintln!("K_s = {ks:.1} for the {} scores in column {score_column}", scored.len());
         let blend = |data: Vec<(Sample, Option<f64>)>| -> Vec<Sample> {
             data.into_iter()
