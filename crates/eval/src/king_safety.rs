@@ -193,53 +193,49 @@ pub(crate) fn danger_from_scan(
     penalty - w.guard * close.min(3)
 }
 
-/// Places a piece can have relative to a king in the king-place tables: 4 file
-/// distances (left and right mirrored) × 7 rank offsets, within three steps, plus
-/// one for everything farther.
-pub const PLACES: usize = 29;
+/// Places a piece can have relative to a king in the king-place tables: 9 file
+/// distances (left and right mirrored) × 17 rank offsets, the whole board from any
+/// king square.
+pub const PLACES: usize = 9 * 17;
 
 /// Where `piece` (owned by `owner`) stands relative to `king`, as `owner` sees the
-/// board: `file distance × 7 + rank offset + 3`, the offset negative towards the
-/// enemy camp; `PLACES - 1` beyond three steps.
+/// board: `file distance × 17 + rank offset + 8`, the offset negative towards the
+/// enemy camp.
 #[inline]
 pub fn place(piece: Square, king: Square, owner: Color) -> usize {
     let (p, k) = match owner {
         Color::Black => (piece, king),
         Color::White => (piece.flip(), king.flip()),
     };
-    let df = (p.file() as i32 - k.file() as i32).abs();
+    let df = (p.file() as i32 - k.file() as i32).unsigned_abs() as usize;
     let dr = p.rank() as i32 - k.rank() as i32;
-    if df > 3 || dr.abs() > 3 {
-        PLACES - 1
-    } else {
-        (df * 7 + dr + 3) as usize
-    }
+    df * 17 + (dr + 8) as usize
 }
 
-/// Pieces near the kings, from Black's side: guards near their own king, attackers
-/// near the enemy king (see `OWN_KING_PLACE`, `ENEMY_KING_PLACE`).
+/// Every piece by where it stands relative to both kings, from Black's side: guards
+/// around their own king, attackers around the enemy king (see `OWN_KING_PLACE`,
+/// `ENEMY_KING_PLACE`).
 pub fn king_proximity(pos: &Position) -> i32 {
     let mut sum = 0;
-    for_each_near_piece(pos, |kind, own_place, enemy_place, sign| {
+    for_each_placed_piece(pos, |kind, own_place, enemy_place, sign| {
         sum += sign * (OWN_KING_PLACE[kind][own_place] + ENEMY_KING_PLACE[kind][enemy_place]);
     });
     sum
 }
 
 /// Calls `visit(kind index, place from its own king, place from the enemy king,
-/// sign)` for every piece (kings aside) within three steps of either king, +1 for
-/// Black's and -1 for White's: the pieces the king-place tables value. The engine
-/// ([`king_proximity`]) and the tuner's features share this walk.
+/// sign)` for every piece on the board but the kings, +1 for Black's and -1 for
+/// White's: the pieces the king-place tables value. The engine ([`king_proximity`])
+/// and the tuner's features share this walk.
 #[inline]
-pub fn for_each_near_piece(pos: &Position, mut visit: impl FnMut(usize, usize, usize, i32)) {
+pub fn for_each_placed_piece(pos: &Position, mut visit: impl FnMut(usize, usize, usize, i32)) {
     let (Some(bk), Some(wk)) = (pos.king_square(Color::Black), pos.king_square(Color::White))
     else {
         return;
     };
+    let kings = pos.pieces_of_kind(PieceKind::King);
     for (color, own, enemy, sign) in [(Color::Black, bk, wk, 1), (Color::White, wk, bk, -1)] {
-        let near = boxes()[3][own.index()] | boxes()[3][enemy.index()];
-        let pieces = pos.pieces(color) & near & !pos.pieces_of_kind(PieceKind::King);
-        for sq in pieces {
+        for sq in pos.pieces(color) & !kings {
             let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn).index();
             visit(kind, place(sq, own, color), place(sq, enemy, color), sign);
         }
@@ -256,11 +252,12 @@ mod tests {
         // Black's gold diagonally in front of Black's king on 5h, left or right.
         let front_left = place(sq("6g"), sq("5h"), Color::Black);
         assert_eq!(front_left, place(sq("4g"), sq("5h"), Color::Black));
-        assert_eq!(front_left, 7 + 2);
+        assert_eq!(front_left, 17 + 7);
         // The same shape for White, rotated: White's gold on 4c, king on 5b.
         assert_eq!(front_left, place(sq("4c"), sq("5b"), Color::White));
-        assert_eq!(place(sq("5e"), sq("5h"), Color::Black), 0);
-        assert_eq!(place(sq("1a"), sq("5i"), Color::Black), PLACES - 1);
+        assert_eq!(place(sq("5e"), sq("5h"), Color::Black), 5);
+        assert_eq!(place(sq("1a"), sq("5i"), Color::Black), 4 * 17);
+        assert_eq!(place(sq("9i"), sq("1a"), Color::Black), PLACES - 1);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! random games, so the tuner and the engine cannot drift apart.
 
 use crate::incremental::{mirrored_square, SQUARES_MIRRORED};
-use crate::king_safety::{for_each_near_piece, king_danger, PLACES};
+use crate::king_safety::{for_each_placed_piece, king_danger, PLACES};
 use crate::king_zone::{for_each_zone_feature, ZoneFeature, HAND_STATES, ZONE_PLACES};
 use crate::mobility::{for_each_slider, MAX_MOBILITY, SLIDERS};
 use crate::threats::threatened_pieces;
@@ -102,16 +102,15 @@ pub const TABLES: [Table; 18] = [
     table("PROMOTED_RANK", "Promoted pieces by rank as the owner sees it.", 0, 9, PR),
     table(
         "OWN_KING_PLACE",
-        "Pieces near either king by kind and place relative to their own king, as their owner \
-         sees it: file distance (0-3) × 7 + rank offset + 3 (-3: towards the enemy), 28 = farther.",
+        "Pieces by kind and place relative to their own king, as their owner sees it: file \
+         distance (0-8) × 17 + rank offset + 8 (-8: towards the enemy).",
         15,
         PLACES,
         OKP,
     ),
     table(
         "ENEMY_KING_PLACE",
-        "Pieces near either king by kind and place relative to the enemy king, indexed as in \
-         `OWN_KING_PLACE`.",
+        "Pieces by kind and place relative to the enemy king, indexed as in `OWN_KING_PLACE`.",
         15,
         PLACES,
         EKP,
@@ -333,7 +332,7 @@ pub fn features(pos: &Position) -> Features {
             idx.iter().for_each(|&i| dense[i] += sign);
         }
     }
-    for_each_near_piece(pos, |kind, own_place, enemy_place, sign| {
+    for_each_placed_piece(pos, |kind, own_place, enemy_place, sign| {
         dense[OKP + kind * PLACES + own_place] += sign as i16;
         dense[EKP + kind * PLACES + enemy_place] += sign as i16;
     });
