@@ -16,6 +16,7 @@
 //! fixes `K_s` instead (`--k` fixes `K`). Where the data carry scores, the correlation
 //! of the evaluation with them on the held-out positions is reported before and after
 //! (`tools/gps_eval_label.py` labels positions with GPS Shogi's static evaluation).
+//! `--heldout FILE` reports the same for positions kept out of the fit altogether.
 //! `--only T1,T2` fits only the named tables and keeps the rest as compiled in. Writes
 //! the weights as Rust source (`crates/eval/src/tuned_weights.rs`, compiled into the
 //! engine).
@@ -60,10 +61,49 @@ fn main() {
     // keep every other weight as compiled in, e.g. new terms on data too thin to
     // refit the rest.
     let only: String = arg(&args, "--only", String::new());
+    // `--heldout FILE`: positions kept out of the fit altogether (e.g. the games of
+    // the engine being improved), on which the fit of the scores is reported before
+    // and after: correlation, and the error against `sigmoid(score / K_s)`.
+    let heldout_path: String = arg(&args, "--heldout", String::new());
     let tunable = tunable_mask(&only);
-    let (raw_train, raw_valid) = load_split(&data_path, score_column, |pos, y, score| {
+    // `--progress-features`: count every feature once for either side, without signs
+    // or the king danger, to fit a model of the game's progress (the same from both
+    // sides) instead of an evaluation; the result column then holds the progress
+    // as a fraction (GPS Shogi's progress / 510).
+    let progress_features = args.iter().any(|a| a == "--progress-features");
+    // `--phase-column C` or `--phase-model FILE`: an experiment in phase-dependent
+    // weights. Every feature gets a second weight, scaled by the phase
+    // t = min(progress / 256, 1), with the progress read from column C (GPS Shogi's,
+    // 0-510) or predicted by the progress model in FILE (weights written by a
+    // `--progress-features` fit: progress = 510 × sigmoid(Σ weight × count / 820)).
+    // Only the fit is reported: the engine has no phase yet.
+    let phase_column: usize = arg(&args, "--phase-column", 0);
+    let phase_model: Vec<f64> = match arg(&args, "--phase-model", String::new()) {
+        path if path.is_empty() => Vec::new(),
+        path => {
+            let src = std::fs::read_to_string(&path).expect("--phase-model file");
+            let w =
+                params::parse_weights(&src).expect("--phase-model: weights as tune writes them");
+            w.iter().map(|&x| x as f64).collect()
+        }
+    };
+    let phased = phase_column > 0 || !phase_model.is_empty();
+    let featurize = |pos: &shogi::Position, fields: &[&str]| -> Features {
+        let mut f =
+            if progress_features { params::progress_features(pos) } else { params::features(pos) };
+        if phased {
+            let progress = if phase_model.is_empty() {
+                fields.get(phase_column).and_then(|p| p.trim().parse::<f64>().ok()).unwrap_or(0.0)
+            } else {
+                510.0 * sigmoid(params::progress_features(pos).eval(&phase_model) / 820.0)
+            };
+            f = with_phase(f, progress);
+        }
+        f
+    };
+    let (raw_train, raw_valid) = load_split(&data_path, score_column, |pos, y, score, fields| {
         let sfen = if residuals > 0 { pos.to_sfen() } else { String::new() };
-        (params::features(&pos), y, score, sfen)
+        (featurize(&pos, fields), y, score, sfen)
     });
     let sfens: Vec<String> = raw_train.iter().map(|x| x.3.clone()).collect();
     let strip =
@@ -78,8 +118,20 @@ fn main() {
         raw_valid.iter().filter_map(|(f, _, s)| s.map(|s| (f.clone(), s))).collect();
     let train: Vec<(Features, f64)> = raw_train.iter().map(|(f, y, _)| (f.clone(), *y)).collect();
     eprintln!("positions: {} train, {} validation", train.len(), valid.len());
+    let heldout: Vec<(Features, f64)> = if heldout_path.is_empty() {
+        Vec::new()
+    } else {
+        let (a, b) = load_split(&heldout_path, score_column, |pos, _, score, fields| {
+            score.map(|s| (featurize(&pos, fields), s))
+        });
+        a.into_iter().chain(b).flatten().collect()
+    };
 
-    let w0: Vec<f64> = params::current().iter().map(|&x| x as f64).collect();
+    let mut w0: Vec<f64> = params::current().iter().map(|&x| x as f64).collect();
+    if phased {
+        w0.resize(2 * params::N, 0.0); // the phase weights start at zero
+    }
+    let nw = w0.len();
     // K by golden-section search on the training error with the current weights.
     // `--k K` fixes the scale instead: a distillation target on another engine's scale
     // would otherwise stretch every weight to that engine's calibration.
@@ -137,12 +189,12 @@ fn main() {
         return;
     }
     let mut w = w0.clone();
-    let (mut m, mut v) = (vec![0.0; params::N], vec![0.0; params::N]);
+    let (mut m, mut v) = (vec![0.0; nw], vec![0.0; nw]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-12);
     let scale = 1.0 / fit.len() as f64;
     let mut best = (mse(&valid_target, &w0, k), w0.clone());
     for it in 1..=iters {
-        let mut grad = vec![0.0; params::N];
+        let mut grad = vec![0.0; nw];
         for (f, y) in fit {
             let p = sigmoid(f.eval(&w) / k);
             let d = 2.0 * (p - y) * p * (1.0 - p) / k * scale;
@@ -150,8 +202,8 @@ fn main() {
                 grad[i as usize] += d * c as f64;
             }
         }
-        for i in 0..params::N {
-            if grad[i] == 0.0 || !tunable[i] {
+        for i in 0..nw {
+            if grad[i] == 0.0 || !tunable[i % params::N] {
                 continue; // a feature never seen, or a frozen table: keep the weight
             }
             let gi = grad[i] + 2.0 * prior * (w[i] - w0[i]);
@@ -176,6 +228,9 @@ fn main() {
         }
     }
     let w = best.1;
+    if !heldout.is_empty() {
+        report_heldout(&heldout, &w0, &w, k, fixed_ks);
+    }
     let rounded: Vec<i32> = w.iter().map(|x| x.round() as i32).collect();
     let wr: Vec<f64> = rounded.iter().map(|&x| x as f64).collect();
     let (train1, valid1) = (mse(&train, &wr, k), mse(&valid, &wr, k));
@@ -190,6 +245,9 @@ fn main() {
     changes.sort_by(|x, y| y.cmp(x));
     for &(d, i) in changes.iter().take(25).filter(|c| c.0 > 0) {
         eprintln!("  {:<24} {:>5} -> {:>5} ({d})", params::name(i), w0[i], rounded[i]);
+    }
+    if phased {
+        return; // the experiment's weights have nowhere to go yet
     }
     if !out.is_empty() {
         let header = format!(
@@ -207,6 +265,28 @@ fn main() {
     }
 }
 
+/// The fit of the held-out positions' scores with the starting weights `w0` and the
+/// fitted `w`: correlation, and the mean squared error of `sigmoid(eval / k)` against
+/// `sigmoid(score / ks)` (`ks` fitted to the correlation's slope when not fixed).
+fn report_heldout(data: &[(Features, f64)], w0: &[f64], w: &[f64], k: f64, ks: f64) {
+    let ks = match ks {
+        ks if ks > 0.0 => ks,
+        _ => golden_section(|ks| {
+            data.iter().map(|(f, s)| (sigmoid(f.eval(w0) / k) - sigmoid(s / ks)).powi(2)).sum()
+        }),
+    };
+    let target: Vec<(Features, f64)> =
+        data.iter().map(|(f, s)| (f.clone(), sigmoid(s / ks))).collect();
+    eprintln!(
+        "held out ({} positions, K_s {ks:.0}): correlation {:.4} -> {:.4}, error {:.6} -> {:.6}",
+        data.len(),
+        correlation(data, w0),
+        correlation(data, w),
+        mse(&target, w0, k),
+        mse(&target, w, k)
+    );
+}
+
 /// Pearson's correlation between the evaluation and the score over `data`.
 fn correlation(data: &[(Features, f64)], w: &[f64]) -> f64 {
     let n = data.len() as f64;
@@ -219,6 +299,16 @@ fn correlation(data: &[(Features, f64)], w: &[f64]) -> f64 {
         syy += (y - my) * (y - my);
     }
     sxy / (sxx * syy).sqrt().max(f64::MIN_POSITIVE)
+}
+
+/// `f` with every feature repeated as a phase feature (index + N), its count scaled
+/// by t = min(progress / 256, 1) in steps of 1/64.
+fn with_phase(mut f: Features, progress: f64) -> Features {
+    let t = ((progress / 256.0).clamp(0.0, 1.0) * 64.0).round() as i16;
+    let phase: Vec<(u16, i16)> =
+        f.counts.iter().map(|&(i, c)| (i + params::N as u16, c * t)).collect();
+    f.counts.extend(phase);
+    f
 }
 
 /// Which weights the fit may move: all, or those of the comma-separated tables.

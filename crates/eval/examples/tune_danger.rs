@@ -128,7 +128,7 @@ fn main() {
     // column `--score-column` (3: GPS Shogi's, from `tools/gps_label.py`).
     let lambda: f64 = arg(&args, "--lambda", 1.0);
     let score_column: usize = arg(&args, "--score-column", 2);
-    let (train, valid) = load_split(&data_path, score_column, |pos, result, score| {
+    let (train, valid) = load_split(&data_path, score_column, |pos, result, score, _| {
         let f = params::features(&pos);
         (Sample { linear: f.eval(&w_linear) - f.fixed as f64, pos, result }, score)
     });

@@ -11,14 +11,14 @@ fn guards(pos: &Position, color: Color) -> Bitboard {
     (pos.gold_movers() | pos.pieces_of_kind(PieceKind::Silver)) & pos.pieces(color)
 }
 
-/// The squares within `r` king steps of each square (boxes of side 2r+1), r = 0..=3.
-pub(crate) fn boxes() -> &'static [[Bitboard; 81]; 4] {
-    static BOXES: OnceLock<[[Bitboard; 81]; 4]> = OnceLock::new();
+/// The squares within `r` king steps of each square (boxes of side 2r+1), r = 0..=4.
+pub(crate) fn boxes() -> &'static [[Bitboard; 81]; 5] {
+    static BOXES: OnceLock<[[Bitboard; 81]; 5]> = OnceLock::new();
     BOXES.get_or_init(|| {
-        let mut t = [[Bitboard::EMPTY; 81]; 4];
+        let mut t = [[Bitboard::EMPTY; 81]; 5];
         for sq in Square::all() {
             t[0][sq.index()] = Bitboard::from_square(sq);
-            for r in 1..4 {
+            for r in 1..5 {
                 let mut b = t[r - 1][sq.index()];
                 for s in t[r - 1][sq.index()] {
                     b |= king_attacks(s);
@@ -32,7 +32,7 @@ pub(crate) fn boxes() -> &'static [[Bitboard; 81]; 4] {
 
 /// The squares within two steps of `sq` (a 5x5 box).
 #[inline]
-fn two_step_box(sq: Square) -> Bitboard {
+pub(crate) fn two_step_box(sq: Square) -> Bitboard {
     boxes()[2][sq.index()]
 }
 
@@ -82,10 +82,23 @@ pub(crate) struct ZoneScan {
     /// Squares next to the king hit at least once, and at least twice.
     pub once: Bitboard,
     pub twice: Bitboard,
+    /// The same over the 5x5 box around the king (its own square left out).
+    pub once25: Bitboard,
+    pub twice25: Bitboard,
     /// Σ weight of the hitting kind × squares hit, the king's own square included.
     pub weighted_hits: i32,
     /// Pieces that hit the king or a square next to it.
     pub pieces: i32,
+}
+
+/// The pieces other than kings that may hit a square of the 5x5 box around `ksq`:
+/// sliders from anywhere, knights from four steps, the rest from three.
+#[inline]
+fn within_reach(pos: &Position, ksq: Square) -> Bitboard {
+    let sliders =
+        pos.diagonal_sliders() | pos.orthogonal_sliders() | pos.pieces_of_kind(PieceKind::Lance);
+    let knights = pos.pieces_of_kind(PieceKind::Knight) & boxes()[4][ksq.index()];
+    (sliders | knights | boxes()[3][ksq.index()]) & !pos.pieces_of_kind(PieceKind::King)
 }
 
 /// Scans `side`'s pieces that bear on the king on `ksq` (the king's square and its
@@ -99,16 +112,17 @@ pub(crate) fn scan_zone(
 ) -> ZoneScan {
     let next = king_attacks(ksq);
     let zone = next | Bitboard::from_square(ksq);
+    let box25 = two_step_box(ksq) & !Bitboard::from_square(ksq);
     let occ = pos.occupied();
-    // Only pieces near enough can reach the zone (sliders from anywhere).
-    let sliders =
-        pos.diagonal_sliders() | pos.orthogonal_sliders() | pos.pieces_of_kind(PieceKind::Lance);
-    let near = boxes()[3][ksq.index()];
-    let candidates = pos.pieces(side) & (sliders | near) & !pos.pieces_of_kind(PieceKind::King);
+    let candidates = pos.pieces(side) & within_reach(pos, ksq);
     let mut scan = ZoneScan::default();
     for sq in candidates {
         let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn);
-        let hits = piece_attacks(side, kind, sq, occ) & zone;
+        let attacks = piece_attacks(side, kind, sq, occ);
+        let far = attacks & box25;
+        scan.twice25 |= scan.once25 & far;
+        scan.once25 |= far;
+        let hits = attacks & zone;
         if hits.is_nonempty() {
             scan.pieces += 1;
             if let Some(w) = weights {
@@ -138,16 +152,20 @@ pub(crate) fn scan_both_zones(
         (king_attacks(own), king_attacks(own) | Bitboard::from_square(own)),
         (king_attacks(enemy), king_attacks(enemy) | Bitboard::from_square(enemy)),
     ];
+    let boxes25 = [
+        two_step_box(own) & !Bitboard::from_square(own),
+        two_step_box(enemy) & !Bitboard::from_square(enemy),
+    ];
     let occ = pos.occupied();
-    let sliders =
-        pos.diagonal_sliders() | pos.orthogonal_sliders() | pos.pieces_of_kind(PieceKind::Lance);
-    let near = boxes()[3][own.index()] | boxes()[3][enemy.index()];
-    let candidates = pos.pieces(side) & (sliders | near) & !pos.pieces_of_kind(PieceKind::King);
+    let candidates = pos.pieces(side) & (within_reach(pos, own) | within_reach(pos, enemy));
     let mut scans = [ZoneScan::default(); 2];
     for sq in candidates {
         let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn);
         let attacks = piece_attacks(side, kind, sq, occ);
         for (i, ((next, zone), scan)) in zones.iter().zip(scans.iter_mut()).enumerate() {
+            let far = attacks & boxes25[i];
+            scan.twice25 |= scan.once25 & far;
+            scan.once25 |= far;
             let hits = attacks & *zone;
             if hits.is_nonempty() {
                 scan.pieces += 1;

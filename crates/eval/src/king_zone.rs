@@ -5,12 +5,19 @@
 //! does not ask whether the defender covers the same squares. Here every square
 //! next to the king is weighed by who controls it, as a shogi player reads a
 //! castle: a square the enemy attacks more often than it is defended is where a
-//! drop or a capture lands with check. The terms are linear in tuned tables.
+//! drop or a capture lands with check. Farther out, every square of the 5x5 box
+//! around the king is valued by its place, how often each side hits it (0, 1, 2+),
+//! what stands on it and whether the attacker holds more than pawns in hand
+//! (`KING_BOX`, as GPS Shogi's evaluation reads a king's surroundings). The terms
+//! are linear in tuned tables.
 
-use crate::king_safety::{danger_from_scan, scan_both_zones, scan_zone, ZoneScan, DANGER};
-use crate::weights::{ESCAPE_SQUARES, WEAK_COUNT, ZONE_CONTESTED, ZONE_WEAK};
+use crate::king_safety::{
+    danger_from_scan, scan_both_zones, scan_zone, two_step_box, ZoneScan, DANGER,
+};
+use crate::weights::{ESCAPE_SQUARES, KING_BOX, WEAK_COUNT, ZONE_CONTESTED, ZONE_WEAK};
 use shogi::attacks::king_attacks;
-use shogi::{Color, PieceKind, Position, Square};
+use shogi::{Bitboard, Color, PieceKind, Position, Square};
+use std::sync::OnceLock;
 
 /// Classes of the squares next to a king, as its owner sees them, left and right
 /// mirrored: in front, diagonally in front, beside, behind, diagonally behind.
@@ -18,6 +25,55 @@ pub const ZONE_PLACES: usize = 5;
 
 /// Rows of `WEAK_COUNT`: whether the attacker holds a piece other than pawns in hand.
 pub const HAND_STATES: usize = 2;
+
+/// Places in the 5x5 box around a king, as its owner sees them, left and right
+/// mirrored: (rank offset + 2) × 3 + file distance; 6 is the king's own square.
+pub const BOX_PLACES: usize = 15;
+
+/// States of a square of the box: whether the attacker holds more than pawns in hand
+/// (2) × the attacker's hits on it (0, 1, 2+) × the defender's (0, 1, 2+) × what
+/// stands on it (empty, the king's side's piece, the enemy's).
+pub const BOX_STATES: usize = HAND_STATES * 27;
+
+/// The place of `sq`, a square of the 5x5 box around `king`, as `owner` sees it.
+fn box_place(sq: Square, king: Square, owner: Color) -> usize {
+    let (s, k) = match owner {
+        Color::Black => (sq, king),
+        Color::White => (sq.flip(), king.flip()),
+    };
+    let rank = (s.rank() as i32 - k.rank() as i32 + 2) as usize;
+    let file = (s.file() as i32 - k.file() as i32).unsigned_abs() as usize;
+    rank * 3 + file
+}
+
+/// The squares of the 5x5 box around a king (its own square left out) with their
+/// places, by the owner's colour and the king's square: worked out once, since the
+/// evaluation visits them at every node.
+struct BoxSquares {
+    len: usize,
+    squares: [u8; 24],
+    places: [u8; 24],
+}
+
+fn box_squares(owner: Color, king: Square) -> &'static BoxSquares {
+    static TABLE: OnceLock<Vec<BoxSquares>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = Vec::with_capacity(2 * 81);
+        for color in Color::ALL {
+            for k in Square::all() {
+                let mut b = BoxSquares { len: 0, squares: [0; 24], places: [0; 24] };
+                for sq in two_step_box(k) & !Bitboard::from_square(k) {
+                    b.squares[b.len] = sq.index() as u8;
+                    b.places[b.len] = box_place(sq, k, color) as u8;
+                    b.len += 1;
+                }
+                t.push(b);
+            }
+        }
+        t
+    });
+    &table[owner.index() * 81 + king.index()]
+}
 
 /// The class of `sq`, a square next to `king`, as `owner` sees the board.
 #[inline]
@@ -58,17 +114,20 @@ pub(crate) fn zone_features(
     visit: impl FnMut(ZoneFeature),
 ) {
     let defence = scan_zone(pos, color, ksq, None);
-    features_from_scans(pos, color, ksq, attack, &defence, visit);
+    features_from_scans(pos, color, ksq, attack, &defence, true, visit);
 }
 
-/// [`zone_features`] with the defender's scan made already.
-#[inline]
+/// [`zone_features`] with the defender's scan made already; the box squares only
+/// `with_box` (the engine sums those straight from the table, see
+/// [`safety_from_scans`]).
+#[inline(always)]
 fn features_from_scans(
     pos: &Position,
     color: Color,
     ksq: Square,
     attack: &ZoneScan,
     defence: &ZoneScan,
+    with_box: bool,
     mut visit: impl FnMut(ZoneFeature),
 ) {
     // More attackers than defenders (counted up to two).
@@ -80,21 +139,60 @@ fn features_from_scans(
     for sq in contested {
         visit(ZoneFeature::Contested(zone_place(sq, ksq, color)));
     }
-    let hand = pos.hand(color.flip());
-    let droppable = PieceKind::HAND.iter().any(|&k| k != PieceKind::Pawn && hand.count(k) > 0);
+    let droppable = holds_more_than_pawns(pos, color.flip());
     visit(ZoneFeature::WeakCount(usize::from(droppable), weak.count() as usize));
     let escapes = king_attacks(ksq) & !pos.pieces(color) & !attack.once;
     visit(ZoneFeature::Escapes(escapes.count() as usize));
+    if with_box {
+        for_each_box_square(pos, color, ksq, attack, defence, droppable, |place, state| {
+            visit(ZoneFeature::Box(place, state))
+        });
+    }
+}
+
+/// Whether `side` holds a piece other than pawns in hand.
+#[inline]
+fn holds_more_than_pawns(pos: &Position, side: Color) -> bool {
+    let hand = pos.hand(side);
+    PieceKind::HAND.iter().any(|&k| k != PieceKind::Pawn && hand.count(k) > 0)
+}
+
+/// Every square of the 5x5 box around `color`'s king on `ksq` as `visit(place,
+/// state)` (see [`BOX_STATES`]).
+#[inline(always)]
+fn for_each_box_square(
+    pos: &Position,
+    color: Color,
+    ksq: Square,
+    attack: &ZoneScan,
+    defence: &ZoneScan,
+    droppable: bool,
+    mut visit: impl FnMut(usize, usize),
+) {
+    // Each square's state from its bits in the six bitboards.
+    let (a1, a2) = (attack.once25.0, attack.twice25.0);
+    let (d1, d2) = (defence.once25.0, defence.twice25.0);
+    let (own, theirs) = (pos.pieces(color).0, pos.pieces(color.flip()).0);
+    let base = usize::from(droppable) * 27;
+    let squares = box_squares(color, ksq);
+    for j in 0..squares.len {
+        let i = squares.squares[j];
+        let bit = |b: u128| ((b >> i) & 1) as usize;
+        let on = bit(own) + 2 * bit(theirs);
+        let state = base + (bit(a1) + bit(a2)) * 9 + (bit(d1) + bit(d2)) * 3 + on;
+        visit(usize::from(squares.places[j]), state);
+    }
 }
 
 /// The value of one feature, from the king's owner's side.
-#[inline]
+#[inline(always)]
 fn value(f: ZoneFeature) -> i32 {
     match f {
         ZoneFeature::Weak(p) => ZONE_WEAK[p],
         ZoneFeature::Contested(p) => ZONE_CONTESTED[p],
         ZoneFeature::WeakCount(h, n) => WEAK_COUNT[h][n],
         ZoneFeature::Escapes(n) => ESCAPE_SQUARES[n],
+        ZoneFeature::Box(p, s) => KING_BOX[p][s],
     }
 }
 
@@ -133,7 +231,12 @@ fn safety_from_scans(
     defence: &ZoneScan,
 ) -> i32 {
     let mut zone = 0;
-    features_from_scans(pos, color, ksq, attack, defence, |f| zone += value(f));
+    features_from_scans(pos, color, ksq, attack, defence, false, |f| zone += value(f));
+    // The box's squares summed straight from the table, without the enum.
+    let dropper = holds_more_than_pawns(pos, color.flip());
+    for_each_box_square(pos, color, ksq, attack, defence, dropper, |place, state| {
+        zone += KING_BOX[place][state]
+    });
     zone - danger_from_scan(pos, color, ksq, attack, &DANGER)
 }
 
@@ -148,6 +251,9 @@ pub enum ZoneFeature {
     WeakCount(usize, usize),
     /// Squares the king could step to: not its own piece's, not attacked.
     Escapes(usize),
+    /// A square of the 5x5 box around the king: its place and state (see
+    /// [`BOX_STATES`]).
+    Box(usize, usize),
 }
 
 /// The king-zone term from Black's side (the engine sums it inside [`king_safety`]).
@@ -230,5 +336,47 @@ mod tests {
         assert_eq!((weak, contested), (1, 2), "{v:?}");
         // Black holds a silver: the weak count is in the "pieces in hand" row.
         assert!(v.contains(&(ZoneFeature::WeakCount(1, 1), -1)));
+    }
+
+    #[test]
+    fn box_places_are_seen_from_the_owner() {
+        let sq = |s: &str| Square::from_usi(s.as_bytes()).unwrap();
+        // Black's king on 5h: 5f is two squares in front, 3i behind and two files over.
+        assert_eq!(box_place(sq("5f"), sq("5h"), Color::Black), 0);
+        assert_eq!(box_place(sq("3i"), sq("5h"), Color::Black), 3 * 3 + 2);
+        assert_eq!(box_place(sq("7i"), sq("5h"), Color::Black), 3 * 3 + 2);
+        // White's king on 5b: 5d is two squares in front of it.
+        assert_eq!(box_place(sq("5d"), sq("5b"), Color::White), 0);
+        assert_eq!(box_place(sq("4a"), sq("5b"), Color::White), 3 * 3 + 1);
+        // The table of box squares agrees, and leaves out the board's edge.
+        let b = box_squares(Color::White, sq("5a"));
+        assert_eq!(b.len, 14);
+        for j in 0..b.len {
+            let s = Square::all().nth(usize::from(b.squares[j])).unwrap();
+            assert_eq!(usize::from(b.places[j]), box_place(s, sq("5a"), Color::White));
+        }
+    }
+
+    #[test]
+    fn box_squares_carry_hits_and_occupants() {
+        // White's king on 5a, Black's gold on 5c; Black holds a silver.
+        let v = features("4k4/9/4G4/9/9/9/9/9/4K4 b S 1");
+        let boxed: Vec<_> = v
+            .iter()
+            .filter_map(|(f, s)| match f {
+                ZoneFeature::Box(p, st) if *s == -1 => Some((*p, *st)),
+                _ => None,
+            })
+            .collect();
+        // Files 3-7 of ranks a-c, the king's square left out.
+        assert_eq!(boxed.len(), 14, "{boxed:?}");
+        // 5c: two squares in front, the enemy's gold on it, nobody hitting it.
+        assert!(boxed.contains(&(0, 27 + 2)), "{boxed:?}");
+        // 4b: diagonally in front, hit once by the gold, undefended, empty.
+        assert!(boxed.contains(&(4, 27 + 9)), "{boxed:?}");
+        // Nothing of White's hits the box of Black's king (on 5i).
+        assert!(v
+            .iter()
+            .all(|(f, s)| *s == -1 || !matches!(f, ZoneFeature::Box(_, st) if *st >= 9)));
     }
 }

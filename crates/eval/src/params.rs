@@ -9,7 +9,9 @@
 
 use crate::incremental::{mirrored_square, SQUARES_MIRRORED};
 use crate::king_safety::{for_each_placed_piece, king_danger, PLACES};
-use crate::king_zone::{for_each_zone_feature, ZoneFeature, HAND_STATES, ZONE_PLACES};
+use crate::king_zone::{
+    for_each_zone_feature, ZoneFeature, BOX_PLACES, BOX_STATES, HAND_STATES, ZONE_PLACES,
+};
 use crate::mobility::{for_each_slider, MAX_MOBILITY, SLIDERS};
 use crate::threats::threatened_pieces;
 use crate::weights::*;
@@ -60,13 +62,14 @@ pub const ZW: usize = PS + 15 * SQUARES_MIRRORED;
 pub const ZC: usize = ZW + ZONE_PLACES;
 pub const WC: usize = ZC + ZONE_PLACES;
 pub const ES: usize = WC + HAND_STATES * 9;
-pub const TF: usize = ES + 9;
+pub const KB: usize = ES + 9;
+pub const TF: usize = KB + BOX_PLACES * BOX_STATES;
 pub const TS: usize = TF + 15;
 pub const TEMPO_AT: usize = TS + 15;
 /// Number of tunable weights.
 pub const N: usize = TEMPO_AT + 1;
 
-pub const TABLES: [Table; 18] = [
+pub const TABLES: [Table; 19] = [
     table(
         "PIECE_VALUE",
         "Board value by `PieceKind` index (0 unused, king 0: it is never captured); \
@@ -164,6 +167,16 @@ pub const TABLES: [Table; 18] = [
         ES,
     ),
     table(
+        "KING_BOX",
+        "Each square of the 5x5 box around a king by place ((rank offset + 2) × 3 + file \
+         distance, as the king's owner sees it) and state (the attacker holds more than pawns \
+         in hand × 27 + the attacker's hits (0-2+) × 9 + the defender's × 3 + what stands on \
+         it: empty, own, enemy), from the king's owner's side.",
+        BOX_PLACES,
+        BOX_STATES,
+        KB,
+    ),
+    table(
         "THREAT_FIRST",
         "The side to move's most valuable piece that a cheaper enemy piece attacks, or that is \
          attacked and undefended, by kind, from the side to move's side.",
@@ -199,6 +212,7 @@ pub fn current() -> Vec<i32> {
     w.extend_from_slice(&ZONE_CONTESTED);
     WEAK_COUNT.iter().for_each(|r| w.extend_from_slice(r));
     w.extend_from_slice(&ESCAPE_SQUARES);
+    KING_BOX.iter().for_each(|r| w.extend_from_slice(r));
     w.extend_from_slice(&THREAT_FIRST);
     w.extend_from_slice(&THREAT_SECOND);
     w.push(TEMPO);
@@ -309,7 +323,20 @@ pub fn hand_indices(kind: PieceKind, count: u32, out: &mut Vec<usize>) {
     }
 }
 
+/// The features of `pos` from Black's point of view (White's pieces count -1).
 pub fn features(pos: &Position) -> Features {
+    features_with(pos, true)
+}
+
+/// The features of `pos` with every piece, king and side to move counted +1, and no
+/// king danger: a model of the game's progress, which is the same from either side,
+/// is linear in these (see `examples/tune.rs`, `--progress-features`).
+pub fn progress_features(pos: &Position) -> Features {
+    features_with(pos, false)
+}
+
+fn features_with(pos: &Position, signed: bool) -> Features {
+    let sign_of = |s: i16| if signed { s } else { 1 };
     let mut dense = [0i16; N];
     let mut idx = Vec::with_capacity(8);
     for sq in Square::all() {
@@ -321,7 +348,7 @@ pub fn features(pos: &Position) -> Features {
                 Color::White => (sq.flip(), -1),
             };
             piece_square_indices(kind, s, &mut idx);
-            idx.iter().for_each(|&i| dense[i] += sign);
+            idx.iter().for_each(|&i| dense[i] += sign_of(sign));
         }
     }
     for color in Color::ALL {
@@ -329,15 +356,15 @@ pub fn features(pos: &Position) -> Features {
         for &kind in &PieceKind::HAND {
             idx.clear();
             hand_indices(kind, pos.hand(color).count(kind), &mut idx);
-            idx.iter().for_each(|&i| dense[i] += sign);
+            idx.iter().for_each(|&i| dense[i] += sign_of(sign));
         }
     }
     for_each_placed_piece(pos, |kind, own_place, enemy_place, sign| {
-        dense[OKP + kind * PLACES + own_place] += sign as i16;
-        dense[EKP + kind * PLACES + enemy_place] += sign as i16;
+        dense[OKP + kind * PLACES + own_place] += sign_of(sign as i16);
+        dense[EKP + kind * PLACES + enemy_place] += sign_of(sign as i16);
     });
     for_each_slider(pos, |row, squares, sign| {
-        dense[MOB + row * (MAX_MOBILITY + 1) + squares] += sign as i16
+        dense[MOB + row * (MAX_MOBILITY + 1) + squares] += sign_of(sign as i16)
     });
     for_each_zone_feature(pos, |f, sign| {
         let i = match f {
@@ -345,10 +372,11 @@ pub fn features(pos: &Position) -> Features {
             ZoneFeature::Contested(p) => ZC + p,
             ZoneFeature::WeakCount(h, n) => WC + h * 9 + n,
             ZoneFeature::Escapes(n) => ES + n,
+            ZoneFeature::Box(p, s) => KB + p * BOX_STATES + s,
         };
-        dense[i] += sign as i16;
+        dense[i] += sign_of(sign as i16);
     });
-    let stm_sign = if pos.side_to_move() == Color::Black { 1 } else { -1 };
+    let stm_sign = sign_of(if pos.side_to_move() == Color::Black { 1 } else { -1 });
     let (first, second) = threatened_pieces(pos);
     if let Some(k) = first {
         dense[TF + k.index()] += stm_sign;
@@ -359,7 +387,32 @@ pub fn features(pos: &Position) -> Features {
     dense[TEMPO_AT] = stm_sign;
     let counts =
         dense.iter().enumerate().filter(|(_, &c)| c != 0).map(|(i, &c)| (i as u16, c)).collect();
-    Features { counts, fixed: king_danger(pos, Color::White) - king_danger(pos, Color::Black) }
+    let fixed =
+        if signed { king_danger(pos, Color::White) - king_danger(pos, Color::Black) } else { 0 };
+    Features { counts, fixed }
+}
+
+/// The flat weights in Rust source as [`to_rust`] writes it (`tuned_weights.rs`, or
+/// a model fitted on other data), or `None` if a table is missing or short.
+pub fn parse_weights(src: &str) -> Option<Vec<i32>> {
+    let mut w = Vec::with_capacity(N);
+    for t in &TABLES {
+        let start = src.find(&format!("pub const {}:", t.name))?;
+        let rest = &src[start..];
+        // The values: after the `=`, up to the `;` that ends the item.
+        let values = &rest[rest.find('=')? + 1..];
+        let values = &values[..values.find(';')?];
+        let numbers: Vec<i32> = values
+            .split(|c: char| !(c == '-' || c.is_ascii_digit()))
+            .filter(|x| !x.is_empty())
+            .map(|x| x.parse().ok())
+            .collect::<Option<_>>()?;
+        if numbers.len() != t.len() {
+            return None;
+        }
+        w.extend(numbers);
+    }
+    Some(w)
 }
 
 #[cfg(test)]
@@ -376,6 +429,31 @@ mod tests {
         assert!(src.contains(&format!("pub const TEMPO: i32 = {TEMPO};")));
         assert_eq!(name(RB + 3 * 9), "RANK_BONUS[3][0]");
         assert_eq!(name(TEMPO_AT), "TEMPO");
+        assert_eq!(parse_weights(&src), Some(w));
+        assert_eq!(parse_weights("pub const TEMPO: i32 = 1;"), None);
+    }
+
+    #[test]
+    fn progress_features_are_the_same_from_either_side() {
+        // In the start position both sides' counts cancel when signed and add up when
+        // not, and it does not matter who is to move.
+        let pos = Position::startpos();
+        let signed = features(&pos);
+        let unsigned = progress_features(&pos);
+        let count =
+            |f: &Features, i: usize| f.counts.iter().find(|c| c.0 as usize == i).map(|c| c.1);
+        assert_eq!(count(&signed, PV + PieceKind::Pawn.index()), None);
+        assert_eq!(count(&unsigned, PV + PieceKind::Pawn.index()), Some(18));
+        assert_eq!(unsigned.fixed, 0);
+        let flipped =
+            Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1")
+                .unwrap();
+        let mut a = progress_features(&flipped).counts;
+        let mut b = unsigned.counts.clone();
+        a.sort();
+        b.sort();
+        // Only the side to move's terms (threats, tempo) could differ; none here.
+        assert_eq!(a, b);
     }
 
     #[test]

@@ -13,14 +13,15 @@ pub fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
 /// Reads self-play data (`SFEN<TAB>result[<TAB>score...]` per line, result and search
 /// scores from Black's side) and splits it into training and validation samples made
 /// by `sample` (position, result, the score in column `score_column` if the line has
-/// one: 0-based, 2 is the engine's own, 3 GPS Shogi's from `tools/gps_label.py`).
+/// one: 0-based, 2 is the engine's own, 3 GPS Shogi's from `tools/gps_label.py`) and
+/// all the line's fields.
 /// Blocks of 500 lines (about ten games) go together, every tenth block held out, so
 /// that a game rarely straddles the split; unreadable lines are skipped.
 #[allow(dead_code)] // `selfplay.rs` shares the module but reads no data
 pub fn load_split<T>(
     path: &str,
     score_column: usize,
-    mut sample: impl FnMut(shogi::Position, f64, Option<f64>) -> T,
+    mut sample: impl FnMut(shogi::Position, f64, Option<f64>, &[&str]) -> T,
 ) -> (Vec<T>, Vec<T>) {
     let text = std::fs::read_to_string(path).expect("data file");
     let (mut train, mut valid) = (Vec::new(), Vec::new());
@@ -32,7 +33,7 @@ pub fn load_split<T>(
             continue;
         };
         let score = fields.get(score_column).and_then(|s| s.trim().parse::<f64>().ok());
-        let item = sample(pos, y, score);
+        let item = sample(pos, y, score, &fields);
         if (n / 500) % 10 == 9 {
             valid.push(item);
         } else {
