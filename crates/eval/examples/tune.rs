@@ -17,6 +17,8 @@
 //! of the evaluation with them on the held-out positions is reported before and after
 //! (`tools/gps_eval_label.py` labels positions with GPS Shogi's static evaluation).
 //! `--heldout FILE` reports the same for positions kept out of the fit altogether.
+//! `--progress-features` fits a model of the game's progress instead, and
+//! `--phase-column` / `--phase-model` measure phase-dependent weights (see below).
 //! `--only T1,T2` fits only the named tables and keeps the rest as compiled in. Writes
 //! the weights as Rust source (`crates/eval/src/tuned_weights.rs`, compiled into the
 //! engine).
@@ -267,7 +269,7 @@ fn main() {
 
 /// The fit of the held-out positions' scores with the starting weights `w0` and the
 /// fitted `w`: correlation, and the mean squared error of `sigmoid(eval / k)` against
-/// `sigmoid(score / ks)` (`ks` fitted to the correlation's slope when not fixed).
+/// `sigmoid(score / ks)` (`ks` fitted to the starting weights when not fixed).
 fn report_heldout(data: &[(Features, f64)], w0: &[f64], w: &[f64], k: f64, ks: f64) {
     let ks = match ks {
         ks if ks > 0.0 => ks,

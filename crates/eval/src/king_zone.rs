@@ -119,7 +119,7 @@ pub(crate) fn zone_features(
 
 /// [`zone_features`] with the defender's scan made already; the box squares only
 /// `with_box` (the engine sums those straight from the table, see
-/// [`safety_from_scans`]).
+/// [`safety_from_scans`]). Returns whether the attacker holds more than pawns.
 #[inline(always)]
 fn features_from_scans(
     pos: &Position,
@@ -129,7 +129,7 @@ fn features_from_scans(
     defence: &ZoneScan,
     with_box: bool,
     mut visit: impl FnMut(ZoneFeature),
-) {
+) -> bool {
     // More attackers than defenders (counted up to two).
     let weak = (attack.once & !defence.once) | (attack.twice & !defence.twice);
     let contested = attack.once & !weak;
@@ -148,6 +148,7 @@ fn features_from_scans(
             visit(ZoneFeature::Box(place, state))
         });
     }
+    droppable
 }
 
 /// Whether `side` holds a piece other than pawns in hand.
@@ -231,10 +232,10 @@ fn safety_from_scans(
     defence: &ZoneScan,
 ) -> i32 {
     let mut zone = 0;
-    features_from_scans(pos, color, ksq, attack, defence, false, |f| zone += value(f));
+    let droppable =
+        features_from_scans(pos, color, ksq, attack, defence, false, |f| zone += value(f));
     // The box's squares summed straight from the table, without the enum.
-    let dropper = holds_more_than_pawns(pos, color.flip());
-    for_each_box_square(pos, color, ksq, attack, defence, dropper, |place, state| {
+    for_each_box_square(pos, color, ksq, attack, defence, droppable, |place, state| {
         zone += KING_BOX[place][state]
     });
     zone - danger_from_scan(pos, color, ksq, attack, &DANGER)
