@@ -91,14 +91,19 @@ pub(crate) struct ZoneScan {
     pub pieces: i32,
 }
 
-/// The pieces other than kings that may hit a square of the 5x5 box around `ksq`:
-/// sliders from anywhere, knights from four steps, the rest from three.
+/// The pieces other than kings that may hit a square of the 5x5 box around any of
+/// `kings`: sliders from anywhere, knights from four steps, the rest from three.
 #[inline]
-fn within_reach(pos: &Position, ksq: Square) -> Bitboard {
+fn within_reach(pos: &Position, kings: &[Square]) -> Bitboard {
+    let (mut near, mut knight_near) = (Bitboard::EMPTY, Bitboard::EMPTY);
+    for k in kings {
+        near |= boxes()[3][k.index()];
+        knight_near |= boxes()[4][k.index()];
+    }
     let sliders =
         pos.diagonal_sliders() | pos.orthogonal_sliders() | pos.pieces_of_kind(PieceKind::Lance);
-    let knights = pos.pieces_of_kind(PieceKind::Knight) & boxes()[4][ksq.index()];
-    (sliders | knights | boxes()[3][ksq.index()]) & !pos.pieces_of_kind(PieceKind::King)
+    let knights = pos.pieces_of_kind(PieceKind::Knight) & knight_near;
+    (sliders | knights | near) & !pos.pieces_of_kind(PieceKind::King)
 }
 
 /// Scans `side`'s pieces that bear on the king on `ksq` (the king's square and its
@@ -114,7 +119,7 @@ pub(crate) fn scan_zone(
     let zone = next | Bitboard::from_square(ksq);
     let box25 = two_step_box(ksq) & !Bitboard::from_square(ksq);
     let occ = pos.occupied();
-    let candidates = pos.pieces(side) & within_reach(pos, ksq);
+    let candidates = pos.pieces(side) & within_reach(pos, &[ksq]);
     let mut scan = ZoneScan::default();
     for sq in candidates {
         let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn);
@@ -157,7 +162,7 @@ pub(crate) fn scan_both_zones(
         two_step_box(enemy) & !Bitboard::from_square(enemy),
     ];
     let occ = pos.occupied();
-    let candidates = pos.pieces(side) & (within_reach(pos, own) | within_reach(pos, enemy));
+    let candidates = pos.pieces(side) & within_reach(pos, &[own, enemy]);
     let mut scans = [ZoneScan::default(); 2];
     for sq in candidates {
         let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn);
