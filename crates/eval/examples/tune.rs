@@ -17,8 +17,8 @@
 //! of the evaluation with them on the held-out positions is reported before and after
 //! (`tools/gps_eval_label.py` labels positions with GPS Shogi's static evaluation).
 //! `--heldout FILE` reports the same for positions kept out of the fit altogether.
-//! `--progress-features` fits a model of the game's progress instead, and
-//! `--phase-column` / `--phase-model` measure phase-dependent weights (see below).
+//! `--progress-features` fits a model of the game's progress instead, and `--phase`
+//! fits the phase weights along with the rest (see below and `eval::phase`).
 //! `--only T1,T2` fits only the named tables and keeps the rest as compiled in. Writes
 //! the weights as Rust source (`crates/eval/src/tuned_weights.rs`, compiled into the
 //! engine).
@@ -32,6 +32,9 @@ mod common;
 
 use common::{arg, golden_section, load_split};
 use eval::params::{self, Features};
+
+/// Steps of the phase (the phase features' counts are scaled by up to this).
+const STEPS: f64 = eval::phase::PHASE_STEPS as f64;
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
@@ -73,33 +76,41 @@ fn main() {
     // sides) instead of an evaluation; the result column then holds the progress
     // as a fraction (GPS Shogi's progress / 510).
     let progress_features = args.iter().any(|a| a == "--progress-features");
-    // `--phase-column C` or `--phase-model FILE`: an experiment in phase-dependent
-    // weights. Every feature gets a second weight, scaled by the phase
-    // t = min(progress / 256, 1), with the progress read from column C (GPS Shogi's,
-    // 0-510) or predicted by the progress model in FILE (weights written by a
-    // `--progress-features` fit: progress = 510 × sigmoid(Σ weight × count / 820)).
-    // Only the fit is reported: the engine has no phase yet.
+    // `--phase`: fit the phase weights too (`eval::phase`): every feature gets a
+    // second weight, scaled by the phase t = min(progress / 256, 1) in 64ths, with the
+    // progress from the compiled-in progress model, as the engine computes it; they
+    // start from the compiled-in phase weights and are written to `--phase-out FILE`.
+    // `--phase-model FILE` takes the progress model from FILE instead (weights written
+    // by a `--progress-features` fit), and `--phase-column C` reads the progress from
+    // column C (GPS Shogi's, 0-510), an experiment only (nothing is written).
     let phase_column: usize = arg(&args, "--phase-column", 0);
-    let phase_model: Vec<f64> = match arg(&args, "--phase-model", String::new()) {
-        path if path.is_empty() => Vec::new(),
+    let phase_model: Vec<i32> = match arg(&args, "--phase-model", String::new()) {
+        path if path.is_empty() => params::progress(),
         path => {
             let src = std::fs::read_to_string(&path).expect("--phase-model file");
-            let w =
-                params::parse_weights(&src).expect("--phase-model: weights as tune writes them");
-            w.iter().map(|&x| x as f64).collect()
+            params::parse_weights(&src).expect("--phase-model: weights as tune writes them")
         }
     };
-    let phased = phase_column > 0 || !phase_model.is_empty();
+    let phased = phase_column > 0
+        || args.iter().any(|a| a == "--phase" || a == "--phase-model") && !progress_features;
+    let phase_out: String = arg(&args, "--phase-out", String::new());
+    // The phase weights' steps are this fraction of `--lr` (in centipawns at the full
+    // phase; 1/64 moves them as fast as the base weights).
+    let phase_lr: f64 = arg(&args, "--phase-lr", 1.0 / 64.0);
     let featurize = |pos: &shogi::Position, fields: &[&str]| -> Features {
         let mut f =
             if progress_features { params::progress_features(pos) } else { params::features(pos) };
         if phased {
-            let progress = if phase_model.is_empty() {
-                fields.get(phase_column).and_then(|p| p.trim().parse::<f64>().ok()).unwrap_or(0.0)
+            let steps = if phase_column > 0 {
+                let progress = fields
+                    .get(phase_column)
+                    .and_then(|p| p.trim().parse::<f64>().ok())
+                    .unwrap_or(0.0);
+                ((progress / 256.0).clamp(0.0, 1.0) * 64.0).round() as i32
             } else {
-                510.0 * sigmoid(params::progress_features(pos).eval(&phase_model) / 820.0)
+                eval::phase::phase_of(params::progress_sum(pos, &phase_model))
             };
-            f = with_phase(f, progress);
+            f = params::with_phase(f, steps);
         }
         f
     };
@@ -130,8 +141,12 @@ fn main() {
     };
 
     let mut w0: Vec<f64> = params::current().iter().map(|&x| x as f64).collect();
+    if progress_features {
+        // The progress model has weights only where it has features.
+        (0..params::N).filter(|&i| !params::is_incremental(i)).for_each(|i| w0[i] = 0.0);
+    }
     if phased {
-        w0.resize(2 * params::N, 0.0); // the phase weights start at zero
+        w0.extend(params::phase().iter().map(|&x| x as f64 / STEPS));
     }
     let nw = w0.len();
     // K by golden-section search on the training error with the current weights.
@@ -213,7 +228,8 @@ fn main() {
             v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
             let mh = m[i] / (1.0 - b1.powi(it as i32));
             let vh = v[i] / (1.0 - b2.powi(it as i32));
-            w[i] -= lr * mh / (vh.sqrt() + eps);
+            let rate = if i < params::N { lr } else { lr * phase_lr };
+            w[i] -= rate * mh / (vh.sqrt() + eps);
         }
         if it % 25 == 0 || it == iters {
             let e = mse(&valid_target, &w, k);
@@ -233,8 +249,17 @@ fn main() {
     if !heldout.is_empty() {
         report_heldout(&heldout, &w0, &w, k, fixed_ks);
     }
-    let rounded: Vec<i32> = w.iter().map(|x| x.round() as i32).collect();
-    let wr: Vec<f64> = rounded.iter().map(|&x| x as f64).collect();
+    // Phase weights are written in centipawns at the full phase.
+    let rounded: Vec<i32> = w
+        .iter()
+        .enumerate()
+        .map(|(i, x)| if i < params::N { x.round() } else { (x * STEPS).round() } as i32)
+        .collect();
+    let wr: Vec<f64> = rounded
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| if i < params::N { x as f64 } else { x as f64 / STEPS })
+        .collect();
     let (train1, valid1) = (mse(&train, &wr, k), mse(&valid, &wr, k));
     eprintln!("MSE after (rounded): train {train1:.6}, validation {valid1:.6}");
     if !valid_scores.is_empty() {
@@ -248,22 +273,30 @@ fn main() {
     for &(d, i) in changes.iter().take(25).filter(|c| c.0 > 0) {
         eprintln!("  {:<24} {:>5} -> {:>5} ({d})", params::name(i), w0[i], rounded[i]);
     }
-    if phased {
-        return; // the experiment's weights have nowhere to go yet
+    if phase_column > 0 {
+        return; // GPS Shogi's progress is not the engine's: nothing to write
     }
     if !out.is_empty() {
         let header = format!(
             "Generated by `cargo run --release -p eval --example tune --\n  \
-             --data {data_path} --iters {iters} --lr {lr} --prior {prior} --lambda {lambda} --score-column {score_column}{}{}{}`.\n\
+             --data {data_path} --iters {iters} --lr {lr} --prior {prior} --lambda {lambda} --score-column {score_column}{}{}{}{}`.\n\
              {} training positions, K = {k:.1}; MSE train {train0:.6} -> {train1:.6}, \
              validation {valid0:.6} -> {valid1:.6}.",
             if fixed_k > 0.0 { format!(" --k {fixed_k}") } else { String::new() },
             if fixed_ks > 0.0 { format!(" --ks {fixed_ks}") } else { String::new() },
             if only.is_empty() { String::new() } else { format!(" --only {only}") },
+            if phased { format!(" --phase --phase-lr {phase_lr}") } else { String::new() },
             train.len()
         ) + &if note.is_empty() { String::new() } else { format!("\n{note}") };
-        std::fs::write(&out, params::to_rust(&rounded, &header)).expect("write weights");
+        std::fs::write(&out, params::to_rust(&rounded[..params::N], &header))
+            .expect("write weights");
         eprintln!("wrote {out}");
+        if phased && !phase_out.is_empty() {
+            let header = format!("Phase weights (centipawns at the full phase) of:\n{header}");
+            std::fs::write(&phase_out, params::to_rust(&rounded[params::N..], &header))
+                .expect("write phase weights");
+            eprintln!("wrote {phase_out}");
+        }
     }
 }
 
@@ -301,16 +334,6 @@ fn correlation(data: &[(Features, f64)], w: &[f64]) -> f64 {
         syy += (y - my) * (y - my);
     }
     sxy / (sxx * syy).sqrt().max(f64::MIN_POSITIVE)
-}
-
-/// `f` with every feature repeated as a phase feature (index + N), its count scaled
-/// by t = min(progress / 256, 1) in steps of 1/64.
-fn with_phase(mut f: Features, progress: f64) -> Features {
-    let t = ((progress / 256.0).clamp(0.0, 1.0) * 64.0).round() as i16;
-    let phase: Vec<(u16, i16)> =
-        f.counts.iter().map(|&(i, c)| (i + params::N as u16, c * t)).collect();
-    f.counts.extend(phase);
-    f
 }
 
 /// Which weights the fit may move: all, or those of the comma-separated tables.

@@ -1,21 +1,25 @@
 //! The static evaluation from the side to move's point of view.
 
+use crate::incremental::Sums;
 use crate::king_safety::king_proximity;
 use crate::king_zone::king_safety_both;
 use crate::mobility::slider_mobility;
+use crate::phase::{blend, TEMPO};
 use crate::threats::threats;
-use crate::weights::TEMPO;
 use shogi::{Color, Position};
 
-/// `incremental` is the material/piece-square/hand sum (Black's side) kept by the
-/// caller; see [`crate::incremental`].
-pub fn evaluate(pos: &Position, incremental: i32) -> i32 {
-    let black = incremental + king_safety_both(pos) + king_proximity(pos) + slider_mobility(pos);
+/// `incremental` is the material/piece-square/hand sum (Black's side) and the
+/// progress kept by the caller; see [`crate::incremental`]. Every term is summed as
+/// a pair of its base and phase weights, blended once at the phase of the progress
+/// (see [`crate::phase`]).
+pub fn evaluate(pos: &Position, incremental: Sums) -> i32 {
+    let black =
+        incremental.score + king_safety_both(pos) + king_proximity(pos) + slider_mobility(pos);
     let v = match pos.side_to_move() {
         Color::Black => black,
         Color::White => -black,
     };
-    v + threats(pos) + TEMPO
+    blend(v + threats(pos) + TEMPO, incremental.progress)
 }
 
 #[cfg(test)]
@@ -31,9 +35,11 @@ mod tests {
     #[test]
     fn symmetric_positions_are_even_but_for_tempo() {
         let v = eval_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
-        assert_eq!(v, TEMPO);
+        // The tempo at the start position's phase.
+        let progress = full(&Position::startpos()).progress;
+        assert_eq!(v, crate::phase::blend(TEMPO, progress));
         let w = eval_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
-        assert_eq!(w, TEMPO);
+        assert_eq!(w, v);
     }
 
     #[test]

@@ -17,7 +17,7 @@ use shogi::{
 pub struct ShogiGame {
     pos: Position,
     /// Incremental evaluation sums, one per ply made (last: the current position).
-    sums: Vec<i32>,
+    sums: Vec<incremental::Sums>,
     pub entering_king_rule: EnteringKingRule,
     /// 0: no limit. Otherwise positions after this SFEN move number are draws.
     pub max_moves_to_draw: u32,
@@ -150,7 +150,7 @@ impl Game for ShogiGame {
 
     #[inline]
     fn make_move(&mut self, m: Move) {
-        let sum = self.sums.last().copied().unwrap_or(0) + incremental::delta(&self.pos, m);
+        let sum = self.sums.last().copied().unwrap_or_default() + incremental::delta(&self.pos, m);
         self.sums.push(sum);
         self.pos.do_move(m);
     }
@@ -163,7 +163,7 @@ impl Game for ShogiGame {
 
     #[inline]
     fn evaluate(&self) -> Value {
-        crate::evaluate(&self.pos, self.sums.last().copied().unwrap_or(0))
+        crate::evaluate(&self.pos, self.sums.last().copied().unwrap_or_default())
     }
 
     fn can_claim_win(&self) -> bool {
@@ -282,7 +282,7 @@ impl Game for ShogiGame {
     }
 
     fn make_null_move(&mut self) {
-        let sum = self.sums.last().copied().unwrap_or(0);
+        let sum = self.sums.last().copied().unwrap_or_default();
         self.sums.push(sum);
         self.pos.do_null_move();
     }

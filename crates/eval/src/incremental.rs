@@ -1,7 +1,8 @@
 //! The terms that change only where a piece moves: material, piece-square and hand.
 //! They are summed once per position set-up and then updated move by move.
 
-use crate::weights::*;
+use crate::params;
+use crate::phase::{pair, Pair};
 use shogi::{Color, Move, PieceKind, Position, Square};
 use std::sync::OnceLock;
 
@@ -16,42 +17,37 @@ pub fn mirrored_square(sq: Square) -> usize {
     file.min(8 - file) * 9 + sq.relative_rank(Color::Black) as usize
 }
 
-/// Value of one piece of `kind` (owned by Black) on `sq`, material included.
-fn black_piece_square(kind: PieceKind, sq: Square) -> i32 {
-    let rank = sq.relative_rank(Color::Black) as usize;
-    let file_from_centre = (sq.file() as i32 - 4).unsigned_abs() as usize;
-    let base = piece_value(kind);
-    let positional = match kind {
-        PieceKind::King => KING_RANK[rank] + KING_FILE[file_from_centre],
-        k if k.is_promoted() => {
-            // Promoted pieces: closer to the enemy camp is better, the centre a bit.
-            let advance = PROMOTED_RANK[rank];
-            advance
-                + if k == PieceKind::Horse || k == PieceKind::Dragon {
-                    0
-                } else {
-                    MINOR_FILE[file_from_centre]
-                }
-        }
-        k => {
-            let by_rank = RANK_BONUS[k.index()][rank];
-            let by_file = match k {
-                PieceKind::Silver | PieceKind::Gold | PieceKind::Knight => {
-                    MINOR_FILE[file_from_centre]
-                }
-                _ => 0,
-            };
-            by_rank + by_file
-        }
-    };
-    base + positional + PIECE_SQUARE[kind.index()][mirrored_square(sq)]
+/// The incremental part of the evaluation: the material, piece-square and hand sum as
+/// a [`Pair`] (base and phase weights, from Black's side) and the progress model's
+/// sum over the same features (the same for both sides).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sums {
+    pub score: Pair,
+    pub progress: i32,
 }
 
-/// `[color][kind][square]`, from Black's point of view (White's entries negative).
+impl std::ops::Add for Sums {
+    type Output = Sums;
+    #[inline]
+    fn add(self, o: Sums) -> Sums {
+        Sums { score: self.score + o.score, progress: self.progress + o.progress }
+    }
+}
+
+impl std::ops::Sub for Sums {
+    type Output = Sums;
+    #[inline]
+    fn sub(self, o: Sums) -> Sums {
+        Sums { score: self.score - o.score, progress: self.progress - o.progress }
+    }
+}
+
+/// `[color][kind][square]` and `[color][hand kind][count]` (cumulative), each the sum
+/// of the weights of the features `crate::params` lists for it, so the tuner's
+/// features and these tables cannot disagree.
 struct Tables {
-    board: Vec<i32>,
-    /// `[color][hand kind][count]`: cumulative value of `count` pieces in hand.
-    hand: Vec<i32>,
+    board: Vec<Sums>,
+    hand: Vec<Sums>,
 }
 
 const HAND_MAX: usize = 19;
@@ -59,28 +55,39 @@ const HAND_MAX: usize = 19;
 fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let mut board = vec![0; 2 * PieceKind::NUM * 81];
+        let (base, phase, progress) = (params::current(), params::phase(), params::progress());
+        // Black's side: the pair signed by owner, the progress the same for both.
+        let sums = |indices: &[usize], sign: i32| Sums {
+            score: sign as Pair
+                * pair(
+                    indices.iter().map(|&i| base[i]).sum(),
+                    indices.iter().map(|&i| phase[i]).sum(),
+                ),
+            progress: indices.iter().map(|&i| progress[i]).sum(),
+        };
+        let mut idx = Vec::new();
+        let mut board = vec![Sums::default(); 2 * PieceKind::NUM * 81];
         for color in Color::ALL {
+            let sign = if color == Color::Black { 1 } else { -1 };
             for kind in PieceKind::ALL {
                 for sq in Square::all() {
                     // White's piece on `sq` is Black's piece on the flipped square.
-                    let v = match color {
-                        Color::Black => black_piece_square(kind, sq),
-                        Color::White => -black_piece_square(kind, sq.flip()),
-                    };
-                    board[(color.index() * PieceKind::NUM + kind.index()) * 81 + sq.index()] = v;
+                    let black_sq = if color == Color::Black { sq } else { sq.flip() };
+                    idx.clear();
+                    params::piece_square_indices(kind, black_sq, &mut idx);
+                    board[(color.index() * PieceKind::NUM + kind.index()) * 81 + sq.index()] =
+                        sums(&idx, sign);
                 }
             }
         }
-        let mut hand = vec![0; 2 * 8 * HAND_MAX];
+        let mut hand = vec![Sums::default(); 2 * 8 * HAND_MAX];
         for color in Color::ALL {
             let sign = if color == Color::Black { 1 } else { -1 };
             for &kind in &PieceKind::HAND {
-                let bonus = &HAND_BONUS[hand_index(kind)];
-                let mut total = 0;
                 for n in 1..HAND_MAX {
-                    total += piece_value(kind) + bonus.get(n - 1).copied().unwrap_or(bonus[3]);
-                    hand[(color.index() * 8 + kind.index()) * HAND_MAX + n] = sign * total;
+                    idx.clear();
+                    params::hand_indices(kind, n as u32, &mut idx);
+                    hand[(color.index() * 8 + kind.index()) * HAND_MAX + n] = sums(&idx, sign);
                 }
             }
         }
@@ -89,28 +96,28 @@ fn tables() -> &'static Tables {
 }
 
 #[inline]
-pub fn board_term(color: Color, kind: PieceKind, sq: Square) -> i32 {
+pub fn board_term(color: Color, kind: PieceKind, sq: Square) -> Sums {
     tables().board[(color.index() * PieceKind::NUM + kind.index()) * 81 + sq.index()]
 }
 
 #[inline]
-pub fn hand_term(color: Color, kind: PieceKind, count: u32) -> i32 {
+pub fn hand_term(color: Color, kind: PieceKind, count: u32) -> Sums {
     tables().hand
         [(color.index() * 8 + kind.index()) * HAND_MAX + (count as usize).min(HAND_MAX - 1)]
 }
 
-/// The whole incremental sum of a position, from Black's side.
-pub fn full(pos: &Position) -> i32 {
-    let mut sum = 0;
+/// The whole incremental sum of a position.
+pub fn full(pos: &Position) -> Sums {
+    let mut sum = Sums::default();
     for sq in Square::all() {
         let p = pos.piece_on(sq);
         if let Some(kind) = p.kind() {
-            sum += board_term(p.color(), kind, sq);
+            sum = sum + board_term(p.color(), kind, sq);
         }
     }
     for color in Color::ALL {
         for &kind in &PieceKind::HAND {
-            sum += hand_term(color, kind, pos.hand(color).count(kind));
+            sum = sum + hand_term(color, kind, pos.hand(color).count(kind));
         }
     }
     sum
@@ -118,7 +125,7 @@ pub fn full(pos: &Position) -> i32 {
 
 /// How the sum changes when the side to move of `pos` plays `m` (before it is made).
 #[inline]
-pub fn delta(pos: &Position, m: Move) -> i32 {
+pub fn delta(pos: &Position, m: Move) -> Sums {
     let us = pos.side_to_move();
     let to = m.to();
     if m.is_drop() {
@@ -130,8 +137,8 @@ pub fn delta(pos: &Position, m: Move) -> i32 {
     if let Some(captured) = m.captured() {
         let base = captured.unpromote();
         let n = pos.hand(us).count(base);
-        d += hand_term(us, base, n + 1) - hand_term(us, base, n);
-        d -= board_term(us.flip(), captured, to);
+        d = d + hand_term(us, base, n + 1) - hand_term(us, base, n);
+        d = d - board_term(us.flip(), captured, to);
     }
     d
 }
@@ -143,7 +150,7 @@ mod tests {
 
     #[test]
     fn the_start_position_is_balanced() {
-        assert_eq!(full(&Position::startpos()), 0);
+        assert_eq!(full(&Position::startpos()).score, 0);
     }
 
     #[test]
@@ -159,7 +166,7 @@ mod tests {
                 }
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let m = moves[(seed >> 33) as usize % moves.len()];
-                sum += delta(&pos, m);
+                sum = sum + delta(&pos, m);
                 pos.do_move(m);
                 assert_eq!(sum, full(&pos), "{}", pos.to_sfen());
             }

@@ -1,6 +1,7 @@
 //! King safety: how hard the enemy presses on the squares around a king, against
 //! how many guards stand next to it.
 
+use crate::phase::{self as paired, Pair};
 use crate::weights::*;
 use shogi::attacks::{king_attacks, piece_attacks};
 use shogi::{Bitboard, Color, PieceKind, Position, Square};
@@ -238,10 +239,12 @@ pub fn place(piece: Square, king: Square, owner: Color) -> usize {
 /// Every piece by where it stands relative to both kings, from Black's side: guards
 /// around their own king, attackers around the enemy king (see `OWN_KING_PLACE`,
 /// `ENEMY_KING_PLACE`).
-pub fn king_proximity(pos: &Position) -> i32 {
+pub fn king_proximity(pos: &Position) -> Pair {
     let mut sum = 0;
     for_each_placed_piece(pos, |kind, own_place, enemy_place, sign| {
-        sum += sign * (OWN_KING_PLACE[kind][own_place] + ENEMY_KING_PLACE[kind][enemy_place]);
+        sum += Pair::from(sign)
+            * (paired::OWN_KING_PLACE[kind][own_place]
+                + paired::ENEMY_KING_PLACE[kind][enemy_place]);
     });
     sum
 }

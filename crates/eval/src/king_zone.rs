@@ -14,7 +14,7 @@
 use crate::king_safety::{
     danger_from_scan, scan_both_zones, scan_zone, two_step_box, ZoneScan, DANGER,
 };
-use crate::weights::{ESCAPE_SQUARES, KING_BOX, WEAK_COUNT, ZONE_CONTESTED, ZONE_WEAK};
+use crate::phase::{Pair, ESCAPE_SQUARES, KING_BOX, WEAK_COUNT, ZONE_CONTESTED, ZONE_WEAK};
 use shogi::attacks::king_attacks;
 use shogi::{Bitboard, Color, PieceKind, Position, Square};
 use std::sync::OnceLock;
@@ -185,9 +185,9 @@ fn for_each_box_square(
     }
 }
 
-/// The value of one feature, from the king's owner's side.
+/// The value of one feature (base and phase weight), from the king's owner's side.
 #[inline(always)]
-fn value(f: ZoneFeature) -> i32 {
+fn value(f: ZoneFeature) -> Pair {
     match f {
         ZoneFeature::Weak(p) => ZONE_WEAK[p],
         ZoneFeature::Contested(p) => ZONE_CONTESTED[p],
@@ -198,9 +198,10 @@ fn value(f: ZoneFeature) -> i32 {
 }
 
 /// Both king-safety terms of `color`'s king, from its owner's side: the king-zone
-/// value minus the danger penalty. One scan of the enemy's pieces serves both.
+/// value minus the danger penalty (which has no phase weight). One scan of the
+/// enemy's pieces serves both.
 #[inline]
-pub fn king_safety(pos: &Position, color: Color) -> i32 {
+pub fn king_safety(pos: &Position, color: Color) -> Pair {
     let Some(ksq) = pos.king_square(color) else {
         return 0;
     };
@@ -212,7 +213,7 @@ pub fn king_safety(pos: &Position, color: Color) -> i32 {
 /// `king_safety(Black) - king_safety(White)`, with one pass over each side's pieces
 /// for both kings' zones (what the evaluation calls).
 #[inline]
-pub fn king_safety_both(pos: &Position) -> i32 {
+pub fn king_safety_both(pos: &Position) -> Pair {
     let (Some(bk), Some(wk)) = (pos.king_square(Color::Black), pos.king_square(Color::White))
     else {
         return king_safety(pos, Color::Black) - king_safety(pos, Color::White);
@@ -230,15 +231,15 @@ fn safety_from_scans(
     ksq: Square,
     attack: &ZoneScan,
     defence: &ZoneScan,
-) -> i32 {
-    let mut zone = 0;
+) -> Pair {
+    let mut zone: Pair = 0;
     let droppable =
         features_from_scans(pos, color, ksq, attack, defence, false, |f| zone += value(f));
     // The box's squares summed straight from the table, without the enum.
     for_each_box_square(pos, color, ksq, attack, defence, droppable, |place, state| {
         zone += KING_BOX[place][state]
     });
-    zone - danger_from_scan(pos, color, ksq, attack, &DANGER)
+    zone - Pair::from(danger_from_scan(pos, color, ksq, attack, &DANGER))
 }
 
 /// One king-zone feature (see the tables in `crate::weights`).
@@ -258,9 +259,9 @@ pub enum ZoneFeature {
 }
 
 /// The king-zone term from Black's side (the engine sums it inside [`king_safety`]).
-pub fn king_zone(pos: &Position) -> i32 {
+pub fn king_zone(pos: &Position) -> Pair {
     let mut sum = 0;
-    for_each_zone_feature(pos, |f, sign| sum += sign * value(f));
+    for_each_zone_feature(pos, |f, sign| sum += Pair::from(sign) * value(f));
     sum
 }
 
@@ -284,8 +285,8 @@ mod tests {
         let mut seed = 99u64;
         for ply in 0..3000 {
             let both = king_safety(&pos, Color::Black) - king_safety(&pos, Color::White);
-            let apart =
-                king_zone(&pos) - king_danger(&pos, Color::Black) + king_danger(&pos, Color::White);
+            let apart = king_zone(&pos) - Pair::from(king_danger(&pos, Color::Black))
+                + Pair::from(king_danger(&pos, Color::White));
             assert_eq!(both, apart, "{}", pos.to_sfen());
             // One pass per side over both kings' zones gives the same.
             assert_eq!(king_safety_both(&pos), both, "{}", pos.to_sfen());

@@ -4,7 +4,7 @@
 //! Sliders are the pieces whose worth depends most on the position around them: a
 //! rook shut in behind its own pawns is worth far less than one on an open file.
 
-use crate::weights::SLIDER_MOBILITY;
+use crate::phase::{Pair, SLIDER_MOBILITY};
 use shogi::attacks::piece_attacks;
 use shogi::{Color, PieceKind, Position};
 
@@ -38,8 +38,10 @@ pub fn for_each_slider(pos: &Position, mut visit: impl FnMut(usize, usize, i32))
 
 /// The mobility term from Black's side.
 #[inline]
-pub fn slider_mobility(pos: &Position) -> i32 {
+pub fn slider_mobility(pos: &Position) -> Pair {
     let mut sum = 0;
-    for_each_slider(pos, |row, squares, sign| sum += sign * SLIDER_MOBILITY[row][squares]);
+    for_each_slider(pos, |row, squares, sign| {
+        sum += Pair::from(sign) * SLIDER_MOBILITY[row][squares]
+    });
     sum
 }

@@ -194,30 +194,54 @@ pub const TABLES: [Table; 19] = [
     table("TEMPO", "Having the move.", 0, 1, TEMPO_AT),
 ];
 
+/// A module's weight tables (`crate::weights` or one of its submodules, written as
+/// a path prefix ending in `::`) as a flat vector in [`TABLES`] order.
+macro_rules! flat {
+    ($($m:tt)*) => {{
+        let mut w = Vec::with_capacity(N);
+        w.extend_from_slice(&$($m)*PIECE_VALUE);
+        $($m)*HAND_BONUS.iter().for_each(|r| w.extend_from_slice(r));
+        $($m)*RANK_BONUS.iter().for_each(|r| w.extend_from_slice(r));
+        w.extend_from_slice(&$($m)*KING_RANK);
+        w.extend_from_slice(&$($m)*KING_FILE);
+        w.extend_from_slice(&$($m)*MINOR_FILE);
+        w.extend_from_slice(&$($m)*PROMOTED_RANK);
+        $($m)*OWN_KING_PLACE.iter().for_each(|r| w.extend_from_slice(r));
+        $($m)*ENEMY_KING_PLACE.iter().for_each(|r| w.extend_from_slice(r));
+        $($m)*SLIDER_MOBILITY.iter().for_each(|r| w.extend_from_slice(r));
+        $($m)*PIECE_SQUARE.iter().for_each(|r| w.extend_from_slice(r));
+        w.extend_from_slice(&$($m)*ZONE_WEAK);
+        w.extend_from_slice(&$($m)*ZONE_CONTESTED);
+        $($m)*WEAK_COUNT.iter().for_each(|r| w.extend_from_slice(r));
+        w.extend_from_slice(&$($m)*ESCAPE_SQUARES);
+        $($m)*KING_BOX.iter().for_each(|r| w.extend_from_slice(r));
+        w.extend_from_slice(&$($m)*THREAT_FIRST);
+        w.extend_from_slice(&$($m)*THREAT_SECOND);
+        w.push($($m)*TEMPO);
+        assert_eq!(w.len(), N);
+        w
+    }};
+}
+
 /// The compiled-in weights as a flat vector.
 pub fn current() -> Vec<i32> {
-    let mut w = Vec::with_capacity(N);
-    w.extend_from_slice(&PIECE_VALUE);
-    HAND_BONUS.iter().for_each(|r| w.extend_from_slice(r));
-    RANK_BONUS.iter().for_each(|r| w.extend_from_slice(r));
-    w.extend_from_slice(&KING_RANK);
-    w.extend_from_slice(&KING_FILE);
-    w.extend_from_slice(&MINOR_FILE);
-    w.extend_from_slice(&PROMOTED_RANK);
-    OWN_KING_PLACE.iter().for_each(|r| w.extend_from_slice(r));
-    ENEMY_KING_PLACE.iter().for_each(|r| w.extend_from_slice(r));
-    SLIDER_MOBILITY.iter().for_each(|r| w.extend_from_slice(r));
-    PIECE_SQUARE.iter().for_each(|r| w.extend_from_slice(r));
-    w.extend_from_slice(&ZONE_WEAK);
-    w.extend_from_slice(&ZONE_CONTESTED);
-    WEAK_COUNT.iter().for_each(|r| w.extend_from_slice(r));
-    w.extend_from_slice(&ESCAPE_SQUARES);
-    KING_BOX.iter().for_each(|r| w.extend_from_slice(r));
-    w.extend_from_slice(&THREAT_FIRST);
-    w.extend_from_slice(&THREAT_SECOND);
-    w.push(TEMPO);
-    assert_eq!(w.len(), N);
-    w
+    flat!(crate::weights::)
+}
+
+/// The compiled-in phase weights (`crate::weights::phase`) as a flat vector.
+pub fn phase() -> Vec<i32> {
+    flat!(crate::weights::phase::)
+}
+
+/// The compiled-in progress model (`crate::weights::progress`) as a flat vector.
+pub fn progress() -> Vec<i32> {
+    flat!(crate::weights::progress::)
+}
+
+/// Whether weight `i` belongs to the material, piece-square and hand tables: the
+/// terms kept incrementally, over which the progress model is fitted.
+pub fn is_incremental(i: usize) -> bool {
+    i < OKP || (PS..ZW).contains(&i)
 }
 
 /// Name of weight `i`, e.g. `RANK_BONUS[3][0]`.
@@ -328,11 +352,38 @@ pub fn features(pos: &Position) -> Features {
     features_with(pos, true)
 }
 
-/// The features of `pos` with every piece, king and side to move counted +1, and no
-/// king danger: a model of the game's progress, which is the same from either side,
-/// is linear in these (see `examples/tune.rs`, `--progress-features`).
+/// The material, piece-square and hand features of `pos` with both sides' pieces
+/// counted +1, and no king danger: the progress model, which is the same from either
+/// side, is linear in these (see `crate::weights::progress` and `examples/tune.rs`,
+/// `--progress-features`). They are the incremental ones, so the engine keeps the
+/// progress move by move.
 pub fn progress_features(pos: &Position) -> Features {
-    features_with(pos, false)
+    let mut f = features_with(pos, false);
+    f.counts.retain(|&(i, _)| is_incremental(i as usize));
+    f
+}
+
+/// The progress model's sum for `pos` with the flat weights `model` (the engine's:
+/// [`progress`]); the phase is [`crate::phase::phase_of`] it.
+pub fn progress_sum(pos: &Position, model: &[i32]) -> i32 {
+    progress_features(pos).counts.iter().map(|&(i, c)| model[i as usize] * c as i32).sum()
+}
+
+/// `f` with every feature repeated as a phase feature (index + N), its count scaled
+/// by the phase in 64ths: the weights of the phase features are the phase weights
+/// divided by 64 ([`crate::phase::PHASE_STEPS`]).
+pub fn with_phase(mut f: Features, steps: i32) -> Features {
+    let phase: Vec<(u16, i16)> =
+        f.counts.iter().map(|&(i, c)| (i + N as u16, c * steps as i16)).collect();
+    f.counts.extend(phase);
+    f
+}
+
+/// The features of `pos` with their phase features at the engine's phase: the
+/// evaluation is their sum with [`current`] and [`phase`] / 64 as weights.
+pub fn phased_features(pos: &Position) -> Features {
+    let steps = crate::phase::phase_of(progress_sum(pos, &progress()));
+    with_phase(features(pos), steps)
 }
 
 fn features_with(pos: &Position, signed: bool) -> Features {
@@ -457,15 +508,36 @@ mod tests {
     }
 
     #[test]
+    fn the_progress_is_kept_incrementally() {
+        let model = progress();
+        assert!(model.iter().enumerate().all(|(i, &w)| w == 0 || is_incremental(i)));
+        let pos = Position::from_sfen(
+            "ln1g3nl/1r1s1kg2/p1ppppsp1/1p4p1p/7P1/2P3P2/PPSPPP2P/2G1K2R1/LN3GSNL b Bb 19",
+        )
+        .unwrap();
+        assert_eq!(full(&pos).progress, progress_sum(&pos, &model));
+        // Further into a game, further in the progress.
+        assert!(progress_sum(&pos, &model) > progress_sum(&Position::startpos(), &model));
+    }
+
+    #[test]
     fn features_reproduce_the_evaluation_along_random_games() {
-        let w: Vec<f64> = current().iter().map(|&x| x as f64).collect();
+        let phase_weights =
+            phase().into_iter().map(|x| x as f64 / crate::phase::PHASE_STEPS as f64);
+        let w: Vec<f64> = current().iter().map(|&x| x as f64).chain(phase_weights).collect();
         let mut seed = 777u64;
         for _ in 0..20 {
             let mut pos = Position::startpos();
             for _ in 0..160 {
                 let stm = if pos.side_to_move() == Color::Black { 1 } else { -1 };
                 let expected = stm * crate::evaluate(&pos, full(&pos));
-                assert_eq!(features(&pos).eval(&w) as i32, expected, "{}", pos.to_sfen());
+                // The engine rounds the phase's share towards zero from the side to
+                // move's side.
+                let exact = features(&pos).eval(&w[..N]);
+                let phased = phased_features(&pos).eval(&w);
+                let share = stm as f64 * (phased - exact);
+                let blended = exact + stm as f64 * share.trunc();
+                assert_eq!(blended as i32, expected, "{}", pos.to_sfen());
                 let moves = legal_moves(&pos);
                 if moves.is_empty() {
                     break;

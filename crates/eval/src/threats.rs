@@ -8,7 +8,8 @@
 //! move's point of view. Threats to the other side need no term: the side to move's
 //! captures are searched.
 
-use crate::weights::{exchange_value, THREAT_FIRST, THREAT_SECOND};
+use crate::phase::{self as paired, Pair};
+use crate::weights::{self, exchange_value, THREAT_FIRST, THREAT_SECOND};
 use shogi::attacks::piece_attacks;
 use shogi::{Bitboard, PieceKind, Position};
 
@@ -86,16 +87,20 @@ const fn any_nonzero(table: &[i32; 15]) -> bool {
 
 /// Whether the tables hold anything: with all weights zero (the term not fitted, or
 /// fitted and not kept) the engine skips the attack scan.
-pub const ACTIVE: bool = any_nonzero(&THREAT_FIRST) || any_nonzero(&THREAT_SECOND);
+pub const ACTIVE: bool = any_nonzero(&THREAT_FIRST)
+    || any_nonzero(&THREAT_SECOND)
+    || any_nonzero(&weights::phase::THREAT_FIRST)
+    || any_nonzero(&weights::phase::THREAT_SECOND);
 
 /// The threat term from the side to move's point of view.
 #[inline]
-pub fn threats(pos: &Position) -> i32 {
+pub fn threats(pos: &Position) -> Pair {
     if !ACTIVE {
         return 0;
     }
     let (first, second) = threatened_pieces(pos);
-    first.map_or(0, |k| THREAT_FIRST[k.index()]) + second.map_or(0, |k| THREAT_SECOND[k.index()])
+    first.map_or(0, |k| paired::THREAT_FIRST[k.index()])
+        + second.map_or(0, |k| paired::THREAT_SECOND[k.index()])
 }
 
 #[cfg(test)]
@@ -148,8 +153,11 @@ mod tests {
         shogi::attacks::init();
         let pos = Position::from_sfen("4k4/9/4n4/9/3G1R3/9/9/9/4K4 b - 1").unwrap();
         let (first, second) = threatened_pieces(&pos);
-        let full = first.map_or(0, |k| THREAT_FIRST[k.index()])
-            + second.map_or(0, |k| THREAT_SECOND[k.index()]);
+        let pair_of = |table: &[i32; 15], phase: &[i32; 15], k: PieceKind| {
+            crate::phase::pair(table[k.index()], phase[k.index()])
+        };
+        let full = first.map_or(0, |k| pair_of(&THREAT_FIRST, &weights::phase::THREAT_FIRST, k))
+            + second.map_or(0, |k| pair_of(&THREAT_SECOND, &weights::phase::THREAT_SECOND, k));
         assert_eq!(threats(&pos), full);
     }
 }

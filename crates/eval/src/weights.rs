@@ -15,6 +15,21 @@ use shogi::PieceKind;
 // not tuned (the danger term is not linear in them).
 include!("tuned_weights.rs");
 
+/// How far each tuned weight moves by the endgame: a term counts `w + t × v` at the
+/// phase `t` (0-1, see `crate::phase`). The same tables as above, by name; written by
+/// the tuner with the weights above (`tune --phase`).
+pub mod phase {
+    include!("tuned_phase_weights.rs");
+}
+
+/// The progress model: the game's progress (GPS Shogi's, 0-510) as
+/// `510 × sigmoid(Σ weight × count / 820)` over the material, piece-square and hand
+/// features counted for both sides alike (`crate::params::progress_features`); only
+/// those tables are non-zero. Written by `tune --progress-features`.
+pub mod progress {
+    include!("tuned_progress.rs");
+}
+
 // King-safety weights (hand-set).
 
 /// Weight of one attacked king-zone square by the attacking kind.
