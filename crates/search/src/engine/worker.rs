@@ -213,6 +213,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let new_depth = depth - 1 + extension;
             self.stack[1].moved = self.game.continuation_index(m);
             self.game.make_move(m);
+            self.shared.tt.prefetch(self.game.key());
             self.stack[1].after_null = false;
             self.pv[1].clear();
             let mut v;
@@ -488,6 +489,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
             self.stack[ply + 1].moved = continuation_index;
             self.game.make_move(m);
+            self.shared.tt.prefetch(self.game.key());
             self.stack[ply + 1].after_null = false;
             if PV {
                 self.pv[ply + 1].clear();
@@ -677,6 +679,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 continue;
             }
             self.game.make_move(m);
+            self.shared.tt.prefetch(self.game.key());
             if PV {
                 self.pv[ply + 1].clear();
             }
