@@ -42,6 +42,20 @@ impl std::ops::Sub for Sums {
     }
 }
 
+impl std::ops::AddAssign for Sums {
+    #[inline]
+    fn add_assign(&mut self, o: Sums) {
+        *self = *self + o;
+    }
+}
+
+impl std::ops::SubAssign for Sums {
+    #[inline]
+    fn sub_assign(&mut self, o: Sums) {
+        *self = *self - o;
+    }
+}
+
 /// `[color][kind][square]` and `[color][hand kind][count]` (cumulative), each the sum
 /// of the weights of the features `crate::params` lists for it, so the tuner's
 /// features and these tables cannot disagree.
@@ -112,12 +126,12 @@ pub fn full(pos: &Position) -> Sums {
     for sq in Square::all() {
         let p = pos.piece_on(sq);
         if let Some(kind) = p.kind() {
-            sum = sum + board_term(p.color(), kind, sq);
+            sum += board_term(p.color(), kind, sq);
         }
     }
     for color in Color::ALL {
         for &kind in &PieceKind::HAND {
-            sum = sum + hand_term(color, kind, pos.hand(color).count(kind));
+            sum += hand_term(color, kind, pos.hand(color).count(kind));
         }
     }
     sum
@@ -137,8 +151,8 @@ pub fn delta(pos: &Position, m: Move) -> Sums {
     if let Some(captured) = m.captured() {
         let base = captured.unpromote();
         let n = pos.hand(us).count(base);
-        d = d + hand_term(us, base, n + 1) - hand_term(us, base, n);
-        d = d - board_term(us.flip(), captured, to);
+        d += hand_term(us, base, n + 1) - hand_term(us, base, n);
+        d -= board_term(us.flip(), captured, to);
     }
     d
 }
@@ -166,7 +180,7 @@ mod tests {
                 }
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let m = moves[(seed >> 33) as usize % moves.len()];
-                sum = sum + delta(&pos, m);
+                sum += delta(&pos, m);
                 pos.do_move(m);
                 assert_eq!(sum, full(&pos), "{}", pos.to_sfen());
             }
