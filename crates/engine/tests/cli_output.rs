@@ -5,9 +5,16 @@ use std::process::{Command, Stdio};
 
 #[test]
 fn a_closed_pipe_ends_kyobo_mate_quietly() {
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/tsume/tsume_3ply.txt");
+    let Some(file) =
+        testdata::shared_file("a_closed_pipe_ends_kyobo_mate_quietly", "tsume/tsume_3ply.txt")
+    else {
+        return;
+    };
     let mut child = Command::new(env!("CARGO_BIN_EXE_kyobo"))
-        .args(["mate", "--file", file, "--verbose"])
+        .arg("mate")
+        .arg("--file")
+        .arg(&file)
+        .arg("--verbose")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

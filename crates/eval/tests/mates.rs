@@ -7,10 +7,11 @@ use search::value::Score;
 use search::{Engine, Limits};
 use shogi::{legal_moves, Move, Position};
 
-fn problems(file: &str, count: usize) -> Vec<(Position, Vec<String>)> {
-    let path = format!("{}/../../../shared/data/tsume/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
+/// The first `count` problems of a set, or `None` (after a notice) without the data.
+fn problems(test: &str, file: &str, count: usize) -> Option<Vec<(Position, Vec<String>)>> {
+    let text = testdata::shared_text(test, &format!("tsume/{file}"))?;
+    let list = text
+        .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .take(count)
         .map(|l| {
@@ -18,7 +19,8 @@ fn problems(file: &str, count: usize) -> Vec<(Position, Vec<String>)> {
             let pos = Position::from_sfen(sfen).expect("valid SFEN");
             (pos, moves.split_whitespace().map(str::to_string).collect())
         })
-        .collect()
+        .collect();
+    Some(list)
 }
 
 fn search(pos: &Position, depth: i32) -> (Option<Move>, Score) {
@@ -35,7 +37,8 @@ fn is_mate(pos: &Position) -> bool {
 
 #[test]
 fn mates_in_one() {
-    for (mut pos, line) in problems("tsume_3ply.txt", 40) {
+    let Some(set) = problems("mates_in_one", "tsume_3ply.txt", 40) else { return };
+    for (mut pos, line) in set {
         // Two plies into a 3-ply problem, one move mates.
         for m in &line[..2] {
             let mv = pos.parse_usi_move(m).unwrap();
@@ -52,7 +55,8 @@ fn mates_in_one() {
 
 #[test]
 fn mates_in_three() {
-    for (pos, _) in problems("tsume_3ply.txt", 25) {
+    let Some(set) = problems("mates_in_three", "tsume_3ply.txt", 25) else { return };
+    for (pos, _) in set {
         let (best, score) = search(&pos, 5);
         assert!(legal_moves(&pos).contains(best.expect("a move")));
         assert_eq!(score, Score::Mate(3), "{}", pos.to_sfen());
@@ -61,7 +65,8 @@ fn mates_in_three() {
 
 #[test]
 fn mates_in_five() {
-    for (pos, _) in problems("tsume_5ply.txt", 10) {
+    let Some(set) = problems("mates_in_five", "tsume_5ply.txt", 10) else { return };
+    for (pos, _) in set {
         let (best, score) = search(&pos, 7);
         assert!(legal_moves(&pos).contains(best.expect("a move")));
         assert_eq!(score, Score::Mate(5), "{}", pos.to_sfen());
@@ -71,7 +76,10 @@ fn mates_in_five() {
 /// The defending side sees its coming mate as `mate -N`.
 #[test]
 fn the_mated_side_sees_negative_mate() {
-    for (mut pos, line) in problems("tsume_3ply.txt", 10) {
+    let Some(set) = problems("the_mated_side_sees_negative_mate", "tsume_3ply.txt", 10) else {
+        return;
+    };
+    for (mut pos, line) in set {
         let mv = pos.parse_usi_move(&line[0]).unwrap();
         pos.do_move(mv);
         let (_, score) = search(&pos, 4);

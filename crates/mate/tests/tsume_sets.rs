@@ -13,15 +13,10 @@ use shogi::Position;
 use std::path::PathBuf;
 use std::time::Duration;
 
-fn tsume_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/tsume")
-}
-
-fn load(name: &str) -> Vec<Problem> {
-    let path = tsume_dir().join(name);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (the data lives in ../shared/data)", path.display()));
-    parse_problems(&text).expect("the problem file parses")
+/// The problems of one set, or `None` (after a notice naming `test`) without the data.
+fn load(test: &str, name: &str) -> Option<Vec<Problem>> {
+    let text = testdata::shared_text(test, &format!("tsume/{name}"))?;
+    Some(parse_problems(&text).expect("the problem file parses"))
 }
 
 /// `n` problems spread evenly over the set.
@@ -34,9 +29,10 @@ fn limits() -> Limits {
     Limits { time: Some(Duration::from_secs(30)), ..Limits::default() }
 }
 
-fn solve_sample(file: &str, n: usize) {
+fn solve_sample(test: &str, file: &str, n: usize) {
+    let Some(problems) = load(test, file) else { return };
     let mut solver = Solver::new(32);
-    for p in sample(load(file), n) {
+    for p in sample(problems, n) {
         let pos = Position::from_sfen(&p.sfen).expect("valid SFEN");
         let expected = p.expected_pv.as_ref().expect("the set gives the mate");
         let moves: Vec<&str> = expected.iter().map(String::as_str).collect();
@@ -54,27 +50,27 @@ fn solve_sample(file: &str, n: usize) {
 
 #[test]
 fn three_ply_sample_at_stated_length() {
-    solve_sample("tsume_3ply.txt", 50);
+    solve_sample("three_ply_sample_at_stated_length", "tsume_3ply.txt", 50);
 }
 
 #[test]
 fn five_ply_sample_at_stated_length() {
-    solve_sample("tsume_5ply.txt", 50);
+    solve_sample("five_ply_sample_at_stated_length", "tsume_5ply.txt", 50);
 }
 
 #[test]
 fn seven_ply_sample_at_stated_length() {
-    solve_sample("tsume_7ply.txt", 50);
+    solve_sample("seven_ply_sample_at_stated_length", "tsume_7ply.txt", 50);
 }
 
 #[test]
 fn nine_ply_sample_at_stated_length() {
-    solve_sample("tsume_9ply.txt", 50);
+    solve_sample("nine_ply_sample_at_stated_length", "tsume_9ply.txt", 50);
 }
 
 #[test]
 fn eleven_ply_sample_at_stated_length() {
-    solve_sample("tsume_11ply.txt", 50);
+    solve_sample("eleven_ply_sample_at_stated_length", "tsume_11ply.txt", 50);
 }
 
 /// The SFEN with one piece of `letter` (upper case) moved from the attacker's hand
@@ -90,7 +86,10 @@ fn take_from_attacker(sfen: &str, letter: char) -> Option<String> {
 fn removing_the_key_piece_leaves_no_mate() {
     let mut solver = Solver::new(32);
     let mut nomates = 0;
-    for p in load("tsume_3ply.txt").into_iter().take(120) {
+    let Some(problems) = load("removing_the_key_piece_leaves_no_mate", "tsume_3ply.txt") else {
+        return;
+    };
+    for p in problems.into_iter().take(120) {
         let first = &p.expected_pv.as_ref().expect("the set gives the mate")[0];
         // Only problems that start with a drop: that piece is the one taken away.
         let Some((letter, _)) = first.split_once('*') else {
@@ -176,7 +175,8 @@ fn usi_answers() {
     let answer = mate::go_mate_answer(&mut solver, &pos, None, stop.clone());
     assert_eq!(answer, ["checkmate nomate"]);
     // Stopped before it starts: a hard problem cannot be answered.
-    let hard = &load("tsume_11ply.txt")[0];
+    let Some(set) = load("usi_answers", "tsume_11ply.txt") else { return };
+    let hard = &set[0];
     let pos = Position::from_sfen(&hard.sfen).unwrap();
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let answer = mate::go_mate_answer(&mut solver, &pos, Some(Duration::from_secs(5)), stop);
@@ -184,11 +184,11 @@ fn usi_answers() {
     assert!(last == "checkmate timeout" || last.split(' ').count() == 12, "{answer:?}");
 }
 
-/// Every problem of the five sets (4,000); about 3 s in release.
+/// Every problem of the five sets (4,000); a few seconds in release.
 #[test]
-#[ignore]
+#[cfg_attr(debug_assertions, ignore = "slow in a debug build: run with --release")]
 fn full_sets_at_stated_length() {
     for n in [3, 5, 7, 9, 11] {
-        solve_sample(&format!("tsume_{n}ply.txt"), usize::MAX);
+        solve_sample("full_sets_at_stated_length", &format!("tsume_{n}ply.txt"), usize::MAX);
     }
 }

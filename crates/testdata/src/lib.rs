@@ -1,0 +1,80 @@
+//! The reference data of `../shared/data` (problem sets, openings) is not part of
+//! the repository: a clone on its own runs every test but those that read it. A
+//! test asks [`shared_file`] for its file and returns early when there is none,
+//! after a one-line notice on the terminal naming what it skipped.
+//!
+//! - `KYOBO_SHARED_DATA`: the data folder, when it is not `../shared/data` beside
+//!   the repository.
+//! - `KYOBO_REQUIRE_SHARED_DATA=1` (set by `.ci/run`): a missing file fails the
+//!   test instead, so that CI cannot pass with the data tests skipped.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The environment variable naming the data folder.
+pub const DATA_VAR: &str = "KYOBO_SHARED_DATA";
+/// The environment variable that turns a skip into a failure.
+pub const REQUIRE_VAR: &str = "KYOBO_REQUIRE_SHARED_DATA";
+
+/// The data folder: `$KYOBO_SHARED_DATA`, else `../shared/data` beside the
+/// repository (which need not exist).
+pub fn data_dir() -> PathBuf {
+    match std::env::var_os(DATA_VAR) {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+    }
+}
+
+/// Whether a missing data file must fail the test (`KYOBO_REQUIRE_SHARED_DATA=1`).
+pub fn required() -> bool {
+    std::env::var(REQUIRE_VAR).is_ok_and(|v| v == "1")
+}
+
+/// The path of `relative` (such as `tsume/tsume_3ply.txt`) in the data folder, or
+/// `None` after the notice `skipped <test>: needs …` when it is not there.
+///
+/// # Panics
+/// When the file is missing and [`required`] is set.
+pub fn shared_file(test: &str, relative: &str) -> Option<PathBuf> {
+    let path = data_dir().join(relative);
+    if path.is_file() {
+        return Some(path);
+    }
+    if required() {
+        panic!("{test}: {} is missing and {REQUIRE_VAR}=1", path.display());
+    }
+    // Straight to the terminal: the test harness captures `eprintln!`, not this.
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "skipped {test}: needs ../shared/data/{relative}, not found");
+    None
+}
+
+/// The text of [`shared_file`], or `None` (after the notice) when it is missing.
+///
+/// # Panics
+/// When the file exists but cannot be read, or is missing and required.
+pub fn shared_text(test: &str, relative: &str) -> Option<String> {
+    let path = shared_file(test, relative)?;
+    Some(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_file_is_none_unless_required() {
+        if required() {
+            return; // CI sets the variable for the whole run.
+        }
+        assert!(shared_file("this test", "no/such/file.txt").is_none());
+        assert!(shared_text("this test", "no/such/file.txt").is_none());
+    }
+
+    #[test]
+    fn the_folder_is_beside_the_repository_by_default() {
+        if std::env::var_os(DATA_VAR).is_none() {
+            assert!(data_dir().ends_with("shared/data"));
+        }
+    }
+}
