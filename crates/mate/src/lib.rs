@@ -119,8 +119,23 @@ pub struct Solver {
 
 impl Solver {
     /// A solver with a transposition table of `hash_mb` mebibytes.
+    ///
+    /// # Panics
+    /// When the memory cannot be had; see [`Solver::try_new`].
     pub fn new(hash_mb: usize) -> Solver {
         Solver { table: Table::new(hash_mb) }
+    }
+
+    /// A solver with a table of `hash_mb` mebibytes, or `None` when the memory
+    /// cannot be had.
+    pub fn try_new(hash_mb: usize) -> Option<Solver> {
+        Some(Solver { table: Table::try_new(hash_mb)? })
+    }
+
+    /// As [`Solver::try_new`], made in no time however large (its memory is
+    /// touched as the search reaches it): for a table made on a game's clock.
+    pub fn try_new_lazy(hash_mb: usize) -> Option<Solver> {
+        Some(Solver { table: Table::try_new_lazy(hash_mb)? })
     }
 
     /// After a `NoMate` answer for `pos`, builds the independent certificate of
@@ -246,7 +261,7 @@ fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
     let min_len: u16 = if pos.side_to_move() == attacker { 1 } else { 2 };
     let mut search = Search::new(table, attacker);
     search.node_limit = limits.nodes.unwrap_or(u64::MAX);
-    search.deadline = limits.time.map(|t| start + t);
+    search.deadline = limits.time.and_then(|t| start.checked_add(t));
     search.stop = limits.stop.as_deref();
     search.futile_rule = limits.futile_rule;
     search.path.insert(pos.key(), 0);
@@ -310,7 +325,7 @@ fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
     // 10 M nodes), but still obey the stop flag.
     if search.abort.is_some_and(|a| a != Abort::Stopped) {
         search.abort = None;
-        search.deadline = limits.time.map(|t| Instant::now() + read_out_grace(t));
+        search.deadline = limits.time.and_then(|t| Instant::now().checked_add(read_out_grace(t)));
         search.node_limit = search.nodes + 10_000_000;
     }
     let line = line_of(&mut search, &mut pos, len, exact, limits.futile_rule);

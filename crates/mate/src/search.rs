@@ -169,8 +169,11 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Every 128 nodes: the stop flag and the clock (a node can be slow while the
+    /// pages of a large, new table are first touched); every 1,024 nodes the
+    /// node limit too.
     fn check_limits(&mut self) {
-        if self.nodes >= self.node_limit {
+        if self.nodes & 1023 == 0 && self.nodes >= self.node_limit {
             self.abort = Some(Abort::Nodes);
         } else if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             self.abort = Some(Abort::Stopped);
@@ -191,7 +194,7 @@ impl<'a> Search<'a> {
         ply: u32,
     ) -> Outcome {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & 127 == 0 {
             self.check_limits();
         }
         let or_node = pos.side_to_move() == self.attacker;

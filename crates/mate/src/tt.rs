@@ -102,51 +102,47 @@ fn unpack(x: u32) -> Pn {
 #[repr(C, align(128))]
 struct Cluster([Entry; CLUSTER]);
 
-/// The clusters, in memory allocated zeroed (an all-zero entry is empty) and
-/// aligned to 2 MiB, so that Linux can back large tables with huge pages (fewer
-/// TLB misses on random probes).
-struct Storage {
-    ptr: std::ptr::NonNull<Cluster>,
-    len: usize,
-    layout: std::alloc::Layout,
-}
+// SAFETY: a cluster is plain integers; all zero is the empty cluster.
+unsafe impl table::Zeroable for Cluster {}
 
-// The storage is owned memory like a `Vec`.
-unsafe impl Send for Storage {}
-unsafe impl Sync for Storage {}
+/// The clusters, in zeroed memory made in no time and fallibly (see the `table`
+/// crate), aligned to 2 MiB when large, so that Linux can back large tables with
+/// huge pages (fewer TLB misses on random probes).
+struct Storage {
+    clusters: table::ZeroedSlice<Cluster>,
+    len: usize,
+}
 
 const HUGE_PAGE: usize = 2 << 20;
 
 impl Storage {
-    fn new(len: usize) -> Storage {
-        let bytes = len * std::mem::size_of::<Cluster>();
+    /// `len` (at least 1) empty clusters, or `None` when the memory cannot be had.
+    /// `touch`: the memory is written now (the time it takes is spent here, not
+    /// in the search) and then advised for huge pages; otherwise its pages come
+    /// as the search reaches them, without the advice (on Linux, huge pages
+    /// faulted in mid-search were seen to stall it for tenths of a second).
+    fn try_new(len: usize, touch: bool) -> Option<Storage> {
+        let len = len.max(1);
+        let bytes = len.checked_mul(std::mem::size_of::<Cluster>())?;
         let align = if bytes >= HUGE_PAGE { HUGE_PAGE } else { std::mem::align_of::<Cluster>() };
-        let layout = std::alloc::Layout::from_size_align(bytes, align).expect("table layout");
-        // SAFETY: the layout has a non-zero size (len >= 1); zeroed clusters are
-        // valid values (plain integers).
-        let raw = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Cluster;
-        let Some(ptr) = std::ptr::NonNull::new(raw) else { std::alloc::handle_alloc_error(layout) };
-        advise_huge_pages(raw as *mut u8, bytes);
-        Storage { ptr, len, layout }
+        let clusters = if touch {
+            let clusters = table::ZeroedSlice::try_new_written(len, align)?;
+            advise_huge_pages(clusters.as_ptr() as *mut u8, bytes);
+            clusters
+        } else {
+            table::ZeroedSlice::try_new(len, align)?
+        };
+        Some(Storage { clusters, len })
     }
 
     #[inline(always)]
     fn as_slice(&self) -> &[Cluster] {
-        // SAFETY: `ptr` holds `len` initialised clusters for the life of `self`.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+        self.clusters.as_slice()
     }
 
     #[inline(always)]
     fn as_mut_slice(&mut self) -> &mut [Cluster] {
-        // SAFETY: as above, and `&mut self` makes the access unique.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for Storage {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this layout.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) }
+        self.clusters.as_mut_slice()
     }
 }
 
@@ -175,10 +171,29 @@ pub struct Table {
 
 impl Table {
     /// A table of `mb` mebibytes (at least one cluster).
+    ///
+    /// # Panics
+    /// When the memory cannot be had; see [`Table::try_new`].
     pub fn new(mb: usize) -> Table {
-        let bytes = mb.saturating_mul(1 << 20);
+        Table::try_new(mb).unwrap_or_else(|| panic!("cannot allocate a table of {mb} MiB"))
+    }
+
+    /// A table of `mb` mebibytes (at least one cluster), or `None` when the memory
+    /// cannot be had (a user-sized table must not abort the process).
+    pub fn try_new(mb: usize) -> Option<Table> {
+        Table::try_new_touched(mb, true)
+    }
+
+    /// As [`Table::try_new`], but made in no time: the memory is touched only as
+    /// the search reaches it (for a table made on a game's clock).
+    pub fn try_new_lazy(mb: usize) -> Option<Table> {
+        Table::try_new_touched(mb, false)
+    }
+
+    fn try_new_touched(mb: usize, touch: bool) -> Option<Table> {
+        let bytes = mb.checked_mul(1 << 20)?;
         let clusters = (bytes / std::mem::size_of::<Cluster>()).max(1);
-        Table { clusters: Storage::new(clusters), generation: 1 }
+        Some(Table { clusters: Storage::try_new(clusters, touch)?, generation: 1 })
     }
 
     /// Forgets everything in O(1): entries of older generations count as empty.
@@ -379,6 +394,13 @@ impl Table {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_table_too_large_for_memory_is_none() {
+        assert!(Table::try_new(usize::MAX).is_none());
+        assert!(Table::try_new(1 << 40).is_none());
+        assert!(Table::try_new(1).is_some());
+    }
+
     use super::*;
     use shogi::PieceKind;
 

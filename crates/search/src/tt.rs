@@ -10,6 +10,7 @@
 
 use crate::value::Value;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use table::ZeroedSlice;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -44,8 +45,16 @@ struct Slot {
 #[derive(Default)]
 struct Bucket([Slot; BUCKET]);
 
+// SAFETY: a bucket is atomic integers only; all zero is the empty bucket.
+unsafe impl table::Zeroable for Bucket {}
+
+/// Buckets in zeroed memory (see the `table` crate: made in no time, fallibly).
+fn zeroed_buckets(count: usize) -> Option<ZeroedSlice<Bucket>> {
+    ZeroedSlice::try_new(count, std::mem::align_of::<Bucket>())
+}
+
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedSlice<Bucket>,
     generation: AtomicU8,
 }
 
@@ -76,22 +85,58 @@ fn unpack(data: u64) -> Option<(TtEntry, u8)> {
     ))
 }
 
+/// A table the memory could not be found for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocError {
+    pub mb: usize,
+}
+
+impl std::fmt::Display for AllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot allocate a table of {} MiB", self.mb)
+    }
+}
+
+impl std::error::Error for AllocError {}
+
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
+    ///
+    /// # Panics
+    /// When the memory cannot be had; see [`TranspositionTable::try_new`].
     pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(count);
-        buckets.resize_with(count, Bucket::default);
-        TranspositionTable { buckets, generation: AtomicU8::new(0) }
+        TranspositionTable::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of about `mb` megabytes (at least one bucket), or an error when the
+    /// memory cannot be had (a user-sized table must not abort the process).
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, AllocError> {
+        let bytes = mb.max(1).checked_mul(1024 * 1024).ok_or(AllocError { mb })?;
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let buckets = zeroed_buckets(count).ok_or(AllocError { mb })?;
+        Ok(TranspositionTable { buckets, generation: AtomicU8::new(0) })
+    }
+
+    /// Writes one word of every page, so that the search does not wait for the
+    /// system to hand them out (done at `isready`, where GUIs wait).
+    pub fn touch_pages(&self) {
+        let step = (4096 / std::mem::size_of::<Bucket>()).max(1);
+        for b in self.buckets.as_slice().iter().step_by(step) {
+            b.0[0].check.store(0, Relaxed);
+        }
     }
 
     pub fn size_mb(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
+    /// Empties the table. Fresh zeroed memory replaces the old (so that clearing a
+    /// large table at `usinewgame` does not hold up the game's first move); where
+    /// none can be had beside the old, the old buckets are emptied one by one.
     pub fn clear(&mut self) {
-        for b in &mut self.buckets {
-            *b = Bucket::default();
+        match zeroed_buckets(self.buckets.len()) {
+            Some(fresh) => self.buckets = fresh,
+            None => self.buckets.as_mut_slice().fill_with(Bucket::default),
         }
         self.generation.store(0, Relaxed);
     }
@@ -105,7 +150,7 @@ impl TranspositionTable {
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
         let i = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[i]
+        &self.buckets.as_slice()[i]
     }
 
     /// Starts loading `key`'s bucket into the cache: called as soon as a move is made,
@@ -179,7 +224,7 @@ impl TranspositionTable {
         let generation = self.generation.load(Relaxed) & (GENERATIONS - 1);
         let sample = self.buckets.len().min(250);
         let mut used = 0;
-        for b in &self.buckets[..sample] {
+        for b in &self.buckets.as_slice()[..sample] {
             for slot in &b.0 {
                 if let Some((_, g)) = unpack(slot.data.load(Relaxed)) {
                     if g == generation {
@@ -195,6 +240,31 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_too_large_for_memory_is_an_error() {
+        assert_eq!(
+            TranspositionTable::try_new(usize::MAX / 2).err(),
+            Some(AllocError { mb: usize::MAX / 2 })
+        );
+        // Larger than any machine's address space but not overflowing the size.
+        let mb = 1usize << 40;
+        assert!(TranspositionTable::try_new(mb).is_err());
+    }
+
+    #[test]
+    fn zeroed_memory_is_an_empty_table_and_clear_empties_it() {
+        let mut tt = TranspositionTable::try_new(2).unwrap();
+        assert_eq!(tt.size_mb(), 2);
+        for k in 0..1000u64 {
+            assert_eq!(tt.probe(k.wrapping_mul(0x9E37_79B9_7F4A_7C15)), None);
+        }
+        tt.store(12345, 77, -321, 9, Bound::Lower);
+        tt.clear();
+        assert_eq!(tt.size_mb(), 2);
+        assert_eq!(tt.probe(12345), None);
+        assert_eq!(tt.hashfull(), 0);
+    }
 
     #[test]
     fn stores_and_finds() {

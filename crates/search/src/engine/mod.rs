@@ -12,7 +12,7 @@ pub use worker::RootMove;
 use crate::game::Game;
 use crate::limits::Limits;
 use crate::time::TimeOptions;
-use crate::tt::{Bound, TranspositionTable};
+use crate::tt::{AllocError, Bound, TranspositionTable};
 use crate::value::Value;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -85,11 +85,64 @@ impl Engine {
     }
 
     /// Resizes the table (and clears it) when the size changes.
+    ///
+    /// # Panics
+    /// When the memory cannot be had; see [`Engine::try_set_hash_mb`].
     pub fn set_hash_mb(&mut self, mb: usize) {
-        if mb != self.hash_mb {
-            self.hash_mb = mb;
-            self.tt = Some(TranspositionTable::new(mb));
+        if let Err(e) = self.try_set_hash_mb(mb) {
+            panic!("{e}");
         }
+    }
+
+    /// Makes the table `mb` MiB (cleared) unless it is that size already. On error
+    /// the table is as before. The old table is freed first where the new one
+    /// could not be had beside it.
+    pub fn try_set_hash_mb(&mut self, mb: usize) -> Result<(), AllocError> {
+        if mb == self.hash_mb && self.tt.is_some() {
+            return Ok(());
+        }
+        let table = match TranspositionTable::try_new(mb) {
+            Ok(t) => t,
+            Err(e) => {
+                // Perhaps only together with the old one it does not fit.
+                let old = self.tt.take();
+                drop(old);
+                match TranspositionTable::try_new(mb) {
+                    Ok(t) => t,
+                    Err(_) => {
+                        self.tt = TranspositionTable::try_new(self.hash_mb).ok();
+                        return Err(e);
+                    }
+                }
+            }
+        };
+        self.tt = Some(table);
+        self.hash_mb = mb;
+        Ok(())
+    }
+
+    /// Has the table's memory handed out now rather than during the next
+    /// searches (see [`TranspositionTable::touch_pages`]).
+    pub fn touch_table(&self) {
+        if let Some(tt) = &self.tt {
+            tt.touch_pages();
+        }
+    }
+
+    /// The table's size in MiB, as asked for.
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// Whether the table is allocated (see [`Engine::release_table`]).
+    pub fn has_table(&self) -> bool {
+        self.tt.is_some()
+    }
+
+    /// Frees the table, for another search to use the memory; the next
+    /// [`Engine::try_set_hash_mb`] (or search) makes it anew.
+    pub fn release_table(&mut self) {
+        self.tt = None;
     }
 
     pub fn set_threads(&mut self, threads: usize) {
@@ -117,7 +170,14 @@ impl Engine {
         signals: &Signals,
         report: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
-        let tt = self.tt.take().unwrap_or_else(|| TranspositionTable::new(self.hash_mb));
+        // Without a table (released, or the memory was short), a search still
+        // runs: on the smallest table rather than none.
+        let tt = match self.tt.take() {
+            Some(tt) => tt,
+            None => TranspositionTable::try_new(self.hash_mb)
+                .or_else(|_| TranspositionTable::try_new(1))
+                .unwrap_or_else(|e| panic!("{e}")),
+        };
         let shared = Shared {
             tt,
             stop: AtomicBool::new(false),
