@@ -30,8 +30,10 @@ pub struct TimeOptions {
 }
 
 impl Default for TimeOptions {
+    /// For a GUI on the same machine: no usual lag, and a tenth of a second kept
+    /// back for the worst (a loaded machine, the pipes, the GUI's own clock).
     fn default() -> Self {
-        TimeOptions { network_delay_ms: 120, network_delay2_ms: 1120, minimum_thinking_ms: 2000 }
+        TimeOptions { network_delay_ms: 0, network_delay2_ms: 100, minimum_thinking_ms: 0 }
     }
 }
 
@@ -44,52 +46,55 @@ pub struct TimePlan {
 
 /// Below this the engine would rather move at once than risk the clock.
 const FLOOR_MS: u64 = 10;
+/// Clock fields beyond this (about 35 years) are read as this: no arithmetic on
+/// them can overflow.
+const CLOCK_CAP_MS: u64 = 1 << 40;
+/// At most this share of the main time left goes into one move, on top of the
+/// byoyomi or increment that comes back with every move.
+const MAIN_TIME_SHARE: u64 = 10;
 
 impl TimePlan {
-    /// Exactly `ms` (for `go movetime`).
+    /// Exactly `ms` less the usual lag, never under half of it (for `go movetime`).
     pub fn fixed(ms: u64, opts: &TimeOptions) -> TimePlan {
+        let ms = ms.min(CLOCK_CAP_MS);
         let t = ms.saturating_sub(opts.network_delay_ms.min(ms / 2)).max(FLOOR_MS);
         TimePlan { optimum: Duration::from_millis(t), maximum: Duration::from_millis(t) }
     }
 
     /// The plan for a move at SFEN move number `game_ply`.
+    ///
+    /// - The *maximum* is what may go into this move without losing: at most a
+    ///   tenth of the main time left plus the byoyomi or the increment (both come
+    ///   back with every move), and never past the clock less `network_delay2`
+    ///   (itself at most half of what is left).
+    /// - The *optimum* shares the main time over the moves still expected, plus the
+    ///   byoyomi and three quarters of the increment, less `network_delay`; it is
+    ///   raised to `minimum_thinking` as far as the maximum allows.
+    /// - With byoyomi alone, a period is lost when unused: both are the whole
+    ///   period less the worst lag.
     pub fn new(clock: Clock, opts: &TimeOptions, game_ply: u32) -> TimePlan {
-        let remaining = clock.remaining_ms;
-        let byoyomi = clock.byoyomi_ms;
-        let inc = clock.increment_ms;
-        // Moves we still expect to play; shogi games run 100-150 plies.
-        let ply = u64::from(game_ply);
-        let moves_left = (70u64.saturating_sub(ply / 2)).max(20);
+        let remaining = clock.remaining_ms.min(CLOCK_CAP_MS);
+        let byoyomi = clock.byoyomi_ms.min(CLOCK_CAP_MS);
+        let inc = clock.increment_ms.min(CLOCK_CAP_MS);
+        // Moves of ours still to come; shogi games run 100-150 plies.
+        let moves_left = 70u64.saturating_sub(u64::from(game_ply) / 2).max(20);
 
-        // The hard limit: everything we may use without losing, with the worst lag.
-        let hard_total = remaining + byoyomi;
-        let safety = opts.network_delay2_ms.min(hard_total / 2);
-        let mut maximum = hard_total.saturating_sub(safety);
+        // The clock's edge: USI adds the increment after the move, so only the main
+        // time and the byoyomi can be spent now.
+        let on_clock = remaining + byoyomi;
+        let safety = opts.network_delay2_ms.min(on_clock / 2);
+        let hard = on_clock - safety;
+        let share = remaining / MAIN_TIME_SHARE + byoyomi + inc;
+        let maximum = hard.min(share).max(FLOOR_MS);
 
-        let mut optimum = if byoyomi > 0 {
-            // Byoyomi is lost if unused: spend it all, plus a share of main time.
-            remaining / moves_left + byoyomi
+        let optimum = if remaining == 0 && byoyomi > 0 {
+            maximum
         } else {
-            remaining / moves_left + inc * 3 / 4
+            let planned = (remaining / moves_left + byoyomi + inc * 3 / 4)
+                .saturating_sub(opts.network_delay_ms)
+                .max(opts.minimum_thinking_ms.min(maximum));
+            planned.clamp(FLOOR_MS.min(maximum), maximum)
         };
-        optimum = optimum.saturating_sub(opts.network_delay_ms);
-        optimum = optimum.max(opts.minimum_thinking_ms);
-
-        // Never plan to spend more than a fraction of main time on one move.
-        let cap = if byoyomi > 0 { remaining / 4 + byoyomi } else { remaining / 4 + inc };
-        maximum = maximum.min((optimum * 5).max(cap.min(maximum)));
-        let pure_byoyomi = byoyomi > 0 && remaining == 0;
-        if pure_byoyomi {
-            // Pure byoyomi: the whole period is ours every move.
-            maximum = hard_total.saturating_sub(safety);
-        }
-        maximum = maximum.max(FLOOR_MS);
-        optimum = optimum.min(maximum).max(FLOOR_MS.min(maximum));
-        if pure_byoyomi {
-            // Time left unused in a period is lost: plan to use all of it (an
-            // optimum equal to the maximum means "no early stop").
-            optimum = maximum;
-        }
         TimePlan {
             optimum: Duration::from_millis(optimum),
             maximum: Duration::from_millis(maximum),
@@ -115,54 +120,109 @@ pub fn instability_factor(best_move_changes: f64, stable_iterations: u32) -> f64
 mod tests {
     use super::*;
 
-    fn plan(remaining: u64, byoyomi: u64, inc: u64) -> TimePlan {
-        TimePlan::new(
-            Clock { remaining_ms: remaining, byoyomi_ms: byoyomi, increment_ms: inc },
-            &TimeOptions { network_delay_ms: 100, network_delay2_ms: 500, minimum_thinking_ms: 0 },
-            30,
-        )
+    const OPTS: TimeOptions =
+        TimeOptions { network_delay_ms: 100, network_delay2_ms: 500, minimum_thinking_ms: 0 };
+
+    fn ms(p: TimePlan) -> (u64, u64) {
+        (p.optimum.as_millis() as u64, p.maximum.as_millis() as u64)
+    }
+
+    fn plan_at(remaining: u64, byoyomi: u64, inc: u64, opts: &TimeOptions, ply: u32) -> (u64, u64) {
+        let clock = Clock { remaining_ms: remaining, byoyomi_ms: byoyomi, increment_ms: inc };
+        ms(TimePlan::new(clock, opts, ply))
+    }
+
+    fn plan(remaining: u64, byoyomi: u64, inc: u64) -> (u64, u64) {
+        plan_at(remaining, byoyomi, inc, &OPTS, 30)
     }
 
     #[test]
-    fn pure_byoyomi_uses_the_period_minus_the_worst_lag() {
-        let p = plan(0, 3000, 0);
-        assert_eq!(p.maximum, Duration::from_millis(2500));
-        assert_eq!(p.optimum, p.maximum);
+    fn pure_byoyomi_uses_the_period_less_the_worst_lag() {
+        assert_eq!(plan(0, 3000, 0), (2500, 2500));
+        // At most half the period is kept back.
+        assert_eq!(plan(0, 600, 0), (300, 300));
+        // The defaults, for a GUI on the same machine: a 1 s byoyomi is used to 0.9 s.
+        assert_eq!(plan_at(0, 1000, 0, &TimeOptions::default(), 30), (900, 900));
+        assert_eq!(plan_at(0, 10_000, 0, &TimeOptions::default(), 30), (9900, 9900));
     }
 
     #[test]
-    fn sudden_death_never_plans_past_the_clock() {
-        for remaining in [0u64, 5, 50, 500, 5_000, 60_000, 600_000] {
-            let p = plan(remaining, 0, 0);
-            assert!(p.maximum.as_millis() as u64 <= remaining.max(FLOOR_MS));
-            assert!(p.optimum <= p.maximum);
+    fn main_time_and_byoyomi() {
+        // 60 s + 10 s at move 1: 60 000 / 70 + 10 000 - 100 = 10 757 planned; at most
+        // a tenth of the main time on top of the period (worst case 16 s, not 54 s).
+        assert_eq!(plan_at(60_000, 10_000, 0, &OPTS, 1), (10_757, 16_000));
+        // With 5 s of main time left: 5000/55 + 10 000 - 100; 500 + 10 000 at most.
+        assert_eq!(plan(5_000, 10_000, 0), (9_990, 10_500));
+        // The clock's edge bounds everything: 100 ms + 1 s less 500 ms of lag.
+        assert_eq!(plan(100, 1_000, 0), (600, 600));
+    }
+
+    #[test]
+    fn sudden_death_spends_a_small_share() {
+        // 10 s: 10 000 / 55 - 100 = 81 ms planned, a tenth (1 s) at most (was 9 s).
+        assert_eq!(plan(10_000, 0, 0), (81, 1000));
+        assert_eq!(plan_at(10_000, 0, 0, &TimeOptions::default(), 30), (181, 1000));
+        // 10 minutes: 10.9 s planned, a minute at most.
+        assert_eq!(plan(600_000, 0, 0), (10_809, 60_000));
+        // Nearly out of time: never past the clock, and at least the floor.
+        assert_eq!(plan(50, 0, 0), (10, 10));
+        assert_eq!(plan(0, 0, 0), (10, 10));
+        for remaining in [5u64, 50, 500, 5_000, 60_000, 600_000] {
+            let (opt, max) = plan(remaining, 0, 0);
+            assert!(max <= (remaining / 10).max(FLOOR_MS), "{remaining}: {max}");
+            assert!(opt <= max);
         }
-        let p = plan(600_000, 0, 0);
-        assert!(p.optimum > Duration::from_secs(5));
-        assert!(p.maximum < Duration::from_secs(200));
     }
 
     #[test]
-    fn increment_is_spent() {
-        let p = plan(10_000, 0, 5_000);
-        let q = plan(10_000, 0, 0);
-        assert!(p.optimum > q.optimum);
-        assert!(p.maximum.as_millis() <= 10_000);
+    fn fischer_spends_the_increment() {
+        // 2 s + 1 s: 2000 / 55 + 750 - 100 = 686; 200 + 1000 = 1200 at most.
+        assert_eq!(plan(2_000, 0, 1_000), (686, 1_200));
+        // The increment comes after the move: it cannot be spent before it comes.
+        assert_eq!(plan(300, 0, 1_000), (150, 150));
+        // 5 minutes + 10 s (floodgate): 300 000 / 55 + 7500 - 100; 40 s at most.
+        assert_eq!(plan(300_000, 0, 10_000), (12_854, 40_000));
     }
 
     #[test]
-    fn minimum_thinking_time_is_respected_when_possible() {
+    fn minimum_thinking_time_is_kept_within_the_maximum() {
         let opts =
             TimeOptions { network_delay_ms: 0, network_delay2_ms: 0, minimum_thinking_ms: 3000 };
-        let clock = Clock { remaining_ms: 600_000, byoyomi_ms: 0, increment_ms: 0 };
-        assert!(TimePlan::new(clock, &opts, 100).optimum >= Duration::from_millis(3000));
-        let short = Clock { remaining_ms: 1000, ..clock };
-        assert!(TimePlan::new(short, &opts, 100).maximum <= Duration::from_millis(1000));
+        assert_eq!(plan_at(600_000, 0, 0, &opts, 1), (8_571, 60_000));
+        let opts = TimeOptions { minimum_thinking_ms: 20_000, ..opts };
+        assert_eq!(plan_at(600_000, 0, 0, &opts, 1), (20_000, 60_000));
+        // Never past the maximum: 10 s sudden death still spends at most 1 s.
+        assert_eq!(plan_at(10_000, 0, 0, &opts, 100), (1_000, 1_000));
+    }
+
+    #[test]
+    fn later_moves_get_a_larger_share() {
+        let (early, _) = plan_at(100_000, 0, 0, &OPTS, 1);
+        let (late, _) = plan_at(100_000, 0, 0, &OPTS, 120);
+        assert_eq!((early, late), (1_328, 4_900));
+    }
+
+    #[test]
+    fn huge_clock_fields_do_not_overflow() {
+        let (opt, max) = plan(u64::MAX, u64::MAX, u64::MAX);
+        assert!(opt <= max);
+        assert_eq!(max, 2 * CLOCK_CAP_MS - 500);
+        assert_eq!(ms(TimePlan::fixed(u64::MAX, &OPTS)).0, CLOCK_CAP_MS - 100);
+    }
+
+    #[test]
+    fn movetime_is_used_less_the_usual_lag() {
+        assert_eq!(ms(TimePlan::fixed(1000, &OPTS)), (900, 900));
+        assert_eq!(ms(TimePlan::fixed(100, &OPTS)), (50, 50));
+        assert_eq!(ms(TimePlan::fixed(0, &OPTS)), (10, 10));
     }
 
     #[test]
     fn instability_stretches_the_budget() {
-        assert!(instability_factor(3.0, 0) > instability_factor(0.0, 0));
-        assert!(instability_factor(0.0, 8) < 1.0);
+        assert_eq!(instability_factor(0.0, 0), 1.0);
+        assert_eq!(instability_factor(3.0, 0), 2.5);
+        assert_eq!(instability_factor(10.0, 0), 3.0);
+        assert_eq!(instability_factor(0.0, 3), 0.8);
+        assert_eq!(instability_factor(0.0, 8), 0.6);
     }
 }
