@@ -24,22 +24,20 @@ const POSITIONS: [&str; 8] = [
 #[derive(clap::Args)]
 pub struct BenchArgs {
     /// Search depth for every position.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i32).range(1..=127))]
     depth: i32,
     /// Transposition table size in MB (cleared before each position).
     #[arg(long, default_value_t = 16)]
     hash: usize,
     /// Search threads (Lazy SMP); more than one makes the node count vary.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     shogi::attacks::init();
-    if args.threads == 0 {
-        return Err("--threads must be at least 1".into());
-    }
-    let mut engine = Engine::new(args.hash, args.threads);
+    let mut engine = Engine::new(1, usize::from(args.threads));
+    engine.try_set_hash_mb(args.hash).map_err(|e| format!("--hash {}: {e}", args.hash))?;
     let start = Instant::now();
     let mut total = 0u64;
     for (i, sfen) in POSITIONS.iter().enumerate() {

@@ -19,8 +19,8 @@ pub struct MateArgs {
     /// or `NAME<TAB>LENGTH<TAB>SFEN`; `#` starts a comment line.
     #[arg(long)]
     file: Option<PathBuf>,
-    /// Seconds per position (default: no limit).
-    #[arg(long)]
+    /// Seconds per position (default: no limit); up to a year.
+    #[arg(long, value_parser = parse_seconds)]
     time_limit: Option<f64>,
     /// Search nodes per position (default: no limit).
     #[arg(long)]
@@ -44,6 +44,18 @@ pub struct MateArgs {
     /// Machine-readable output (one JSON object).
     #[arg(long)]
     json: bool,
+}
+
+/// The longest `--time-limit`: a year.
+const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A `--time-limit`: a finite number of seconds, more than zero, at most a year.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    let s: f64 = text.trim().parse().map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if !s.is_finite() || s <= 0.0 || s > MAX_SECONDS {
+        return Err(format!("{text} seconds: give more than 0 and at most {MAX_SECONDS}"));
+    }
+    Ok(s)
 }
 
 /// How one problem came out.
@@ -98,7 +110,8 @@ pub fn run(args: &MateArgs) -> Result<(), String> {
         futile_rule: !args.count_futile,
         ..Limits::default()
     };
-    let mut solver = Solver::new(args.hash);
+    let mut solver = Solver::try_new(args.hash)
+        .ok_or_else(|| format!("--hash {}: cannot allocate a table of that size", args.hash))?;
     let bar = if args.file.is_some() && !args.json {
         let bar = ProgressBar::new(problems.len() as u64);
         let style = ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {msg}")
@@ -361,6 +374,14 @@ mod tests {
             elapsed: Duration::ZERO,
             hashfull: 0,
             attacker: None,
+        }
+    }
+
+    #[test]
+    fn time_limits_must_be_finite_positive_and_at_most_a_year() {
+        assert_eq!(parse_seconds("2.5"), Ok(2.5));
+        for bad in ["-1", "0", "NaN", "inf", "1e300", "soon", ""] {
+            assert!(parse_seconds(bad).is_err(), "{bad}");
         }
     }
 

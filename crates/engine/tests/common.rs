@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 pub struct Gui {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     /// Every line the engine wrote, for failure messages.
     pub transcript: Vec<String>,
@@ -35,12 +35,42 @@ impl Gui {
                 }
             }
         });
-        Gui { child, stdin, lines: rx, transcript: Vec::new() }
+        Gui { child, stdin: Some(stdin), lines: rx, transcript: Vec::new() }
     }
 
     pub fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write to engine");
-        self.stdin.flush().expect("flush");
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    /// Writes raw bytes (not necessarily UTF-8, not necessarily a whole line).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin still open");
+        stdin.write_all(bytes).expect("write to engine");
+        stdin.flush().expect("flush");
+    }
+
+    /// Closes the engine's input, as a script that ends does.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits up to `timeout` for the process to end; its success, or `None`.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<bool> {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status.success());
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        None
+    }
+
+    /// Every line until one starting with `prefix` (included); panics after `timeout`.
+    pub fn lines_until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let start = self.transcript.len();
+        self.expect(prefix, timeout);
+        self.transcript[start..].to_vec()
     }
 
     /// The next line, or `None` after `timeout`.

@@ -22,10 +22,59 @@ pub fn evaluate(pos: &Position, incremental: Sums) -> i32 {
     blend(v + threats(pos) + TEMPO, incremental.progress)
 }
 
+/// The evaluation of a position term by term, from the side to move's point of
+/// view, for people reading it (`eval` over USI). Each term is blended at the
+/// position's phase on its own, so their sum can differ from [`evaluate`]'s total
+/// by a unit or two of rounding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Breakdown {
+    /// `(name, value)` of each main term.
+    pub terms: Vec<(&'static str, i32)>,
+    /// [`evaluate`] of the position.
+    pub total: i32,
+    /// The game's phase, 0 (opening) to 64 (end).
+    pub phase: i32,
+}
+
+/// The main terms of [`evaluate`] for `pos` (its sums made from scratch).
+pub fn breakdown(pos: &Position) -> Breakdown {
+    let sums = crate::incremental::full(pos);
+    let sign = match pos.side_to_move() {
+        Color::Black => 1,
+        Color::White => -1,
+    };
+    let term = |pair: crate::phase::Pair| blend(pair, sums.progress);
+    let terms = vec![
+        ("material, piece-square and hand", sign * term(sums.score)),
+        ("king safety (zones and 5x5 boxes)", sign * term(king_safety_both(pos))),
+        ("pieces placed by the kings", sign * term(king_proximity(pos))),
+        ("slider mobility", sign * term(slider_mobility(pos))),
+        ("threatened pieces", term(threats(pos))),
+        ("tempo", term(TEMPO)),
+    ];
+    Breakdown { terms, total: evaluate(pos, sums), phase: crate::phase::phase_of(sums.progress) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::incremental::full;
+
+    #[test]
+    fn the_breakdown_adds_up_to_the_evaluation() {
+        for sfen in [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "4k4/9/5+R3/9/9/9/9/9/4K4 w 2G 1",
+            "ln1g3nl/1r1sk1g2/p1pppp1pp/6p2/1p7/2P6/PP1PPPP1P/1BG3SR1/LN2KG1NL b BSp 25",
+        ] {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let b = breakdown(&pos);
+            assert_eq!(b.total, evaluate(&pos, full(&pos)));
+            let sum: i32 = b.terms.iter().map(|t| t.1).sum();
+            assert!((sum - b.total).abs() <= b.terms.len() as i32, "{sfen}: {sum} vs {}", b.total);
+            assert!((0..=64).contains(&b.phase));
+        }
+    }
 
     fn eval_sfen(sfen: &str) -> i32 {
         let pos = Position::from_sfen(sfen).unwrap();

@@ -37,6 +37,8 @@ pub struct GoParams {
     pub ponder: bool,
     /// `go mate <ms|infinite>`: `Some(None)` for infinite.
     pub mate: Option<Option<u64>>,
+    /// What was ignored, one note each (unknown tokens, numbers that are not).
+    pub warnings: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,9 +56,18 @@ pub enum Command {
     },
     Go(GoParams),
     Stop,
-    PonderHit(ClockFields),
+    /// `ponderhit` with the clock fields it carried, and what was ignored.
+    PonderHit(ClockFields, Vec<String>),
     GameOver(String),
     Quit,
+    /// `d`: the board, side to move, hands and SFEN (for people at a terminal).
+    Display,
+    /// `moves`: the legal moves.
+    Moves,
+    /// `eval`: the static evaluation and its main terms.
+    Eval,
+    /// `help`: the commands.
+    Help,
     /// A blank line: nothing to do.
     Empty,
 }
@@ -72,27 +83,67 @@ pub enum ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParseError::UnknownCommand(c) => write!(f, "unknown command '{c}'"),
+            ParseError::UnknownCommand(c) => {
+                write!(f, "unknown command '{}' (help lists them)", excerpt(c))
+            }
             ParseError::Missing(what) => write!(f, "missing {what}"),
             ParseError::BadNumber { field, text } => {
-                write!(f, "'{text}' is not a valid number for {field}")
+                write!(f, "'{}' is not a valid number for {field}", excerpt(text))
             }
-            ParseError::Unexpected(t) => write!(f, "unexpected '{t}'"),
+            ParseError::Unexpected(t) => write!(f, "unexpected '{}'", excerpt(t)),
         }
     }
+}
+
+/// At most this many characters of the input are quoted back.
+const EXCERPT_CHARS: usize = 40;
+
+/// A short, printable quote of input for an error message: at most
+/// `EXCERPT_CHARS` characters, control characters escaped, `…` where it was cut.
+pub fn excerpt(text: &str) -> String {
+    shorten(text, EXCERPT_CHARS)
+}
+
+/// `text` cut to `max_chars` characters (`…` where it was cut), control
+/// characters escaped (`\u{7}`, `\t`).
+pub fn shorten(text: &str, max_chars: usize) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == max_chars {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn number(field: &str, token: Option<&str>) -> Result<u64, ParseError> {
     let text = token
         .ok_or_else(|| ParseError::BadNumber { field: field.to_string(), text: String::new() })?;
+    let bad = || ParseError::BadNumber { field: field.to_string(), text: text.to_string() };
     // Some GUIs send negative remaining times when a clock runs out: treat as 0.
-    if let Some(neg) = text.strip_prefix('-') {
-        if neg.parse::<u64>().is_ok() {
-            return Ok(0);
-        }
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
     }
-    text.parse()
-        .map_err(|_| ParseError::BadNumber { field: field.to_string(), text: text.to_string() })
+    if negative {
+        return Ok(0);
+    }
+    // Digits beyond u64 mean "a very long time": the largest value.
+    Ok(digits.parse().unwrap_or(u64::MAX))
+}
+
+/// Whether `token` would be read as a number by [`number`].
+fn is_number(token: &str) -> bool {
+    number("", Some(token)).is_ok()
 }
 
 /// Reads one clock field if `key` is one; returns whether it was.
@@ -113,31 +164,47 @@ fn clock_field<'a>(
     Ok(true)
 }
 
-fn parse_go<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<GoParams, ParseError> {
+/// `go`'s fields. Never an error: every `go` must be answered by one `bestmove`
+/// (or `checkmate`), so what cannot be read is ignored with a warning. A field
+/// whose number is missing or malformed leaves the next token to be read as a key.
+fn parse_go<'a>(tokens: impl Iterator<Item = &'a str>) -> GoParams {
     let mut go = GoParams::default();
+    let mut tokens = tokens.peekable();
     while let Some(key) = tokens.next() {
-        if clock_field(key, &mut tokens, &mut go.clock)? {
+        let takes_number = matches!(
+            key,
+            "btime" | "wtime" | "byoyomi" | "binc" | "winc" | "movetime" | "depth" | "nodes"
+        );
+        if takes_number {
+            let Some(value) = tokens.next_if(|t| is_number(t)) else {
+                go.warnings.push(format!("'{key}' needs a number: ignored"));
+                continue;
+            };
+            let mut one = std::iter::once(value);
+            if let Ok(true) = clock_field(key, &mut one, &mut go.clock) {
+                continue;
+            }
+            let n = number(key, Some(value)).unwrap_or(0);
+            match key {
+                "movetime" => go.movetime = Some(n),
+                "depth" => go.depth = Some(n.min(u64::from(u32::MAX)) as u32),
+                _ => go.nodes = Some(n),
+            }
             continue;
         }
         match key {
-            "movetime" => go.movetime = Some(number(key, tokens.next())?),
-            "depth" => {
-                let d = number(key, tokens.next())?;
-                go.depth = Some(d.min(u64::from(u32::MAX)) as u32);
-            }
-            "nodes" => go.nodes = Some(number(key, tokens.next())?),
             "infinite" => go.infinite = true,
             "ponder" => go.ponder = true,
             "mate" => {
-                go.mate = Some(match tokens.next() {
+                go.mate = Some(match tokens.next_if(|t| *t == "infinite" || is_number(t)) {
                     Some("infinite") | None => None,
-                    Some(t) => Some(number("mate", Some(t))?),
+                    Some(t) => number("mate", Some(t)).ok(),
                 })
             }
-            other => return Err(ParseError::Unexpected(other.to_string())),
+            other => go.warnings.push(format!("unknown go parameter '{}' ignored", excerpt(other))),
         }
     }
-    Ok(go)
+    go
 }
 
 fn parse_position<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<Command, ParseError> {
@@ -207,15 +274,22 @@ impl Command {
             "quit" => no_more(tokens, Command::Quit),
             "setoption" => parse_setoption(tokens),
             "position" => parse_position(tokens),
-            "go" => parse_go(tokens).map(Command::Go),
+            "go" => Ok(Command::Go(parse_go(tokens))),
+            "d" => no_more(tokens, Command::Display),
+            "moves" => no_more(tokens, Command::Moves),
+            "eval" => no_more(tokens, Command::Eval),
+            "help" => no_more(tokens, Command::Help),
             "ponderhit" => {
-                let mut clock = ClockFields::default();
-                while let Some(key) = tokens.next() {
-                    if !clock_field(key, &mut tokens, &mut clock)? {
-                        return Err(ParseError::Unexpected(key.to_string()));
-                    }
+                // Like `go`, never refused: the ponder search must be released.
+                let go = parse_go(tokens);
+                let mut warnings = go.warnings;
+                if go.movetime.is_some() || go.depth.is_some() || go.nodes.is_some() {
+                    warnings.push("ponderhit takes only clock fields: the others ignored".into());
                 }
-                Ok(Command::PonderHit(clock))
+                if go.infinite || go.ponder || go.mate.is_some() {
+                    warnings.push("ponderhit takes only clock fields: the others ignored".into());
+                }
+                Ok(Command::PonderHit(go.clock, warnings))
             }
             "gameover" => Ok(Command::GameOver(tokens.next().unwrap_or("").to_string())),
             other => Err(ParseError::UnknownCommand(other.to_string())),
@@ -262,25 +336,66 @@ mod tests {
         assert_eq!(go.mate, Some(None));
         assert_eq!(
             Command::parse("ponderhit btime 5 wtime 6"),
-            Ok(Command::PonderHit(ClockFields {
-                btime: Some(5),
-                wtime: Some(6),
-                ..ClockFields::default()
-            }))
+            Ok(Command::PonderHit(
+                ClockFields { btime: Some(5), wtime: Some(6), ..ClockFields::default() },
+                Vec::new()
+            ))
         );
         assert_eq!(Command::parse("gameover win"), Ok(Command::GameOver("win".into())));
+    }
+
+    fn go(line: &str) -> GoParams {
+        match Command::parse(line) {
+            Ok(Command::Go(go)) => go,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_go_is_a_go_with_what_could_not_be_read_noted() {
+        let g = go("go btime x wtime 100");
+        assert_eq!((g.clock.btime, g.clock.wtime), (None, Some(100)));
+        assert_eq!(
+            g.warnings,
+            ["'btime' needs a number: ignored", "unknown go parameter 'x' ignored"]
+        );
+        let g = go("go depth");
+        assert_eq!((g.depth, g.warnings.len()), (None, 1));
+        let g = go("go fast byoyomi 1000");
+        assert_eq!(g.clock.byoyomi, Some(1000));
+        assert_eq!(g.warnings, ["unknown go parameter 'fast' ignored"]);
+        // A missing number leaves the next key to be read.
+        let g = go("go movetime infinite");
+        assert!(g.infinite && g.movetime.is_none());
+        // Too many digits: the largest value; negative times: zero.
+        assert_eq!(go("go nodes 99999999999999999999999").nodes, Some(u64::MAX));
+        assert_eq!(go("go btime -500").clock.btime, Some(0));
+        assert_eq!(go("go mate").mate, Some(None));
+        assert_eq!(go("go mate 300").mate, Some(Some(300)));
+        let g = go("go mate soon");
+        assert_eq!(g.mate, Some(None));
+        assert_eq!(g.warnings.len(), 1);
+    }
+
+    #[test]
+    fn excerpts_are_short_and_escaped() {
+        assert_eq!(excerpt("abc"), "abc");
+        assert_eq!(excerpt("a\x07b\tc'"), "a\\u{7}b\\tc'");
+        let long = "x".repeat(1 << 20);
+        assert_eq!(excerpt(&long).chars().count(), EXCERPT_CHARS + 1);
+        let e = Command::parse(&long).unwrap_err().to_string();
+        assert!(e.len() < 100, "{e}");
     }
 
     #[test]
     fn refuses_malformed_lines() {
         assert!(matches!(Command::parse("hello"), Err(ParseError::UnknownCommand(_))));
-        assert!(matches!(Command::parse("go btime x"), Err(ParseError::BadNumber { .. })));
-        assert!(matches!(Command::parse("go depth"), Err(ParseError::BadNumber { .. })));
-        assert!(matches!(Command::parse("go fast"), Err(ParseError::Unexpected(_))));
         assert!(matches!(Command::parse("position"), Err(ParseError::Missing(_))));
         assert!(matches!(Command::parse("position startpos 7g7f"), Err(ParseError::Unexpected(_))));
         assert!(matches!(Command::parse("setoption USI_Hash"), Err(ParseError::Missing(_))));
         assert!(matches!(Command::parse("isready now"), Err(ParseError::Unexpected(_))));
-        assert!(matches!(Command::parse("ponderhit soon"), Err(ParseError::Unexpected(_))));
+        assert!(
+            matches!(Command::parse("ponderhit soon"), Ok(Command::PonderHit(_, w)) if w.len() == 1)
+        );
     }
 }

@@ -13,8 +13,9 @@ pub type MateSlot = Mutex<Option<(usize, Solver)>>;
 
 /// Solves `pos` within `time_ms` (`None`: until `stop` sets the flag) with a table of
 /// `hash_mb` MiB, and returns the USI lines to send, the answer last: `checkmate
-/// <moves>`, `checkmate nomate` (only when proved) or `checkmate timeout`. The time
-/// counts from the call, so making the table is part of it.
+/// <moves>`, `checkmate nomate` (proved, or the side to move is in check: USI asks
+/// for its mate) or `checkmate timeout`. The time counts from the call, so making
+/// the table is part of it (it takes no time: see the `table` crate).
 pub fn answer(
     slot: &MateSlot,
     pos: &Position,
@@ -23,6 +24,10 @@ pub fn answer(
     stop: Arc<AtomicBool>,
 ) -> Vec<String> {
     let start = Instant::now();
+    if pos.in_check() {
+        // USI asks for a mate by the side to move; in check (or mated) it has none.
+        return vec!["checkmate nomate".to_string()];
+    }
     let hash_mb = hash_mb.max(1);
     let Ok(mut slot) = slot.lock() else {
         return vec!["checkmate timeout".to_string()];
@@ -30,7 +35,15 @@ pub fn answer(
     if slot.as_ref().is_none_or(|(mb, _)| *mb != hash_mb) {
         // Free the old table before making the new one.
         *slot = None;
-        *slot = Some((hash_mb, Solver::new(hash_mb)));
+        match Solver::try_new_lazy(hash_mb) {
+            Some(solver) => *slot = Some((hash_mb, solver)),
+            None => {
+                return vec![
+                    format!("info string error: cannot allocate a mate table of {hash_mb} MiB"),
+                    "checkmate timeout".to_string(),
+                ]
+            }
+        }
     }
     let Some((_, solver)) = slot.as_mut() else {
         return vec!["checkmate timeout".to_string()];

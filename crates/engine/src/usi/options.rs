@@ -1,6 +1,7 @@
 //! The engine's USI options: their declarations (`option name … type …`), their
 //! current values, and checked updates from `setoption`.
 
+use super::command::excerpt;
 use shogi::EnteringKingRule;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,9 +25,10 @@ impl Default for Options {
             ponder: false,
             threads: 1,
             multipv: 1,
-            network_delay: 120,
-            network_delay2: 1120,
-            minimum_thinking_time: 2000,
+            // For a GUI on the same machine; see the README for servers.
+            network_delay: 0,
+            network_delay2: 100,
+            minimum_thinking_time: 0,
             max_moves_to_draw: 0,
             resign_value: 99999,
             entering_king_rule: EnteringKingRule::Point27,
@@ -89,31 +91,44 @@ impl Options {
         lines
     }
 
-    /// Applies `setoption`; on error nothing changes.
+    /// The option's own spelling for `name` in any letter case (`Hash` is
+    /// `USI_Hash`, as some GUIs send it).
+    fn canonical(name: &str) -> Option<&'static str> {
+        let name = if name.eq_ignore_ascii_case("Hash") { "USI_Hash" } else { name };
+        ["USI_Ponder", "EnteringKingRule"]
+            .into_iter()
+            .chain(SPINS.iter().map(|(n, _, _)| *n))
+            .find(|n| n.eq_ignore_ascii_case(name))
+    }
+
+    /// Applies `setoption`; on error nothing changes. Names and the values of
+    /// check and combo options are read in any letter case.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let value = value.map(str::trim).unwrap_or("");
-        // GUIs spell the hash option either way.
-        let name = if name == "Hash" { "USI_Hash" } else { name };
+        let quoted = excerpt(value);
+        let Some(name) = Options::canonical(name) else {
+            return Err(format!("unknown option '{}'", excerpt(name)));
+        };
         if name == "USI_Ponder" {
-            self.ponder = match value {
+            self.ponder = match value.to_ascii_lowercase().as_str() {
                 "true" => true,
                 "false" => false,
-                _ => return Err(format!("USI_Ponder must be true or false, not '{value}'")),
+                _ => return Err(format!("USI_Ponder must be true or false, not '{quoted}'")),
             };
             return Ok(());
         }
         if name == "EnteringKingRule" {
             let rule = RULES
                 .iter()
-                .find(|(n, _)| *n == value)
-                .ok_or_else(|| format!("unknown EnteringKingRule '{value}'"))?;
+                .find(|(n, _)| n.eq_ignore_ascii_case(value))
+                .ok_or_else(|| format!("unknown EnteringKingRule '{quoted}'"))?;
             self.entering_king_rule = rule.1;
             return Ok(());
         }
         let Some(&(_, min, max)) = SPINS.iter().find(|(n, _, _)| *n == name) else {
             return Err(format!("unknown option '{name}'"));
         };
-        let v: i64 = value.parse().map_err(|_| format!("{name} needs a number, not '{value}'"))?;
+        let v: i64 = value.parse().map_err(|_| format!("{name} needs a number, not '{quoted}'"))?;
         if v < min || v > max {
             return Err(format!("{name} must be between {min} and {max}, not {v}"));
         }
@@ -150,6 +165,23 @@ mod tests {
         assert!(o.set("USI_Ponder", Some("true")).is_ok());
         assert!(o.ponder);
         assert!(o.set("USI_Ponder", Some("yes")).is_err());
+    }
+
+    #[test]
+    fn names_in_any_letter_case() {
+        let mut o = Options::default();
+        assert!(o.set("usi_hash", Some("32")).is_ok());
+        assert!(o.set("HASH", Some("48")).is_ok());
+        assert_eq!(o.hash_mb, 48);
+        assert!(o.set("threads", Some("2")).is_ok());
+        assert_eq!(o.threads, 2);
+        assert!(o.set("usi_ponder", Some("True")).is_ok());
+        assert!(o.ponder);
+        assert!(o.set("enteringkingrule", Some("csarule24")).is_ok());
+        assert_eq!(o.entering_king_rule, EnteringKingRule::Point24);
+        let long = "y".repeat(100_000);
+        let e = o.set(&long, Some("1")).unwrap_err();
+        assert!(e.len() < 100, "{e}");
     }
 
     #[test]

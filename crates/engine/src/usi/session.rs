@@ -1,9 +1,9 @@
 //! The USI state machine: options, the current position, and the search thread.
 
-use super::command::{ClockFields, Command, GoParams, Start};
+use super::command::{excerpt, shorten, ClockFields, Command, GoParams, Start};
 use super::options::Options;
 use super::report::{bestmove_line, info_line, Answer};
-use super::{mate_hook, mate_probe, send};
+use super::{display, mate_hook, mate_probe, send};
 use eval::ShogiGame;
 use search::engine::Signals;
 use search::time::{Clock, TimeOptions};
@@ -22,13 +22,19 @@ pub enum Flow {
 
 pub struct Session {
     options: Options,
+    /// The position of the last `position` command (as far as its moves were legal).
     position: Position,
+    /// Why there is no position to search: the last `position` had a bad SFEN.
+    position_error: Option<String>,
     engine: Arc<Mutex<Engine>>,
     signals: Arc<Signals>,
     /// Set by `gameover`: the running search ends without a `bestmove`.
     silence: Arc<AtomicBool>,
     search: Option<JoinHandle<()>>,
-    /// The running search ends only on `stop`/`ponderhit` (infinite or ponder).
+    /// Set by the search thread once it has answered (it ends a moment later).
+    answered: Arc<AtomicBool>,
+    /// The running search has no limit of its own: it ends on `stop`,
+    /// `ponderhit` or the end of input (infinite, ponder, a bare `go`).
     open_ended: bool,
     /// Stops a running `go mate`.
     mate_stop: Arc<AtomicBool>,
@@ -36,6 +42,8 @@ pub struct Session {
     mate_slot: Arc<mate_hook::MateSlot>,
     /// The solver of the mate probe before each game move (its table kept).
     probe_solver: Arc<Mutex<mate::Solver>>,
+    /// The `USI_Hash` the tables were last made for.
+    tables_for_mb: usize,
 }
 
 impl Default for Session {
@@ -44,8 +52,22 @@ impl Default for Session {
     }
 }
 
+/// At most this many characters of an error are sent.
+const ERROR_CHARS: usize = 300;
+
 fn error(msg: impl std::fmt::Display) {
-    send(&format!("info string error: {msg}"));
+    send(&format!("info string error: {}", shorten(&msg.to_string(), ERROR_CHARS)));
+}
+
+fn warning(msg: impl std::fmt::Display) {
+    send(&format!("info string warning: {}", shorten(&msg.to_string(), ERROR_CHARS)));
+}
+
+/// How `USI_Hash` MiB are shared: the mate probe's table takes a sixteenth (1 to
+/// 16 MiB), the search's table (or `go mate`'s, never both) the rest.
+pub fn split_hash(hash_mb: usize) -> (usize, usize) {
+    let probe = (hash_mb / 16).clamp(1, mate_probe::PROBE_HASH_MB);
+    (hash_mb.saturating_sub(probe).max(1), probe)
 }
 
 /// The clock of the side to move from USI fields (`None` if no times were sent).
@@ -67,17 +89,21 @@ fn clock_for(side: Color, f: &ClockFields) -> Option<Clock> {
 impl Session {
     pub fn new() -> Session {
         let options = Options::default();
+        let (search_mb, probe_mb) = split_hash(options.hash_mb);
         Session {
-            engine: Arc::new(Mutex::new(Engine::new(options.hash_mb, options.threads))),
+            engine: Arc::new(Mutex::new(Engine::new(search_mb, options.threads))),
+            tables_for_mb: options.hash_mb,
             options,
             position: Position::startpos(),
+            position_error: None,
             signals: Arc::new(Signals::new()),
             silence: Arc::new(AtomicBool::new(false)),
             search: None,
+            answered: Arc::new(AtomicBool::new(false)),
             open_ended: false,
             mate_stop: Arc::new(AtomicBool::new(false)),
             mate_slot: Arc::new(Mutex::new(None)),
-            probe_solver: Arc::new(Mutex::new(mate::Solver::new(mate_probe::PROBE_HASH_MB))),
+            probe_solver: Arc::new(Mutex::new(mate::Solver::new(probe_mb))),
         }
     }
 
@@ -101,10 +127,9 @@ impl Session {
                 send("usiok");
             }
             Command::IsReady => {
-                if self.search.is_none() {
-                    if let Ok(mut engine) = self.engine.lock() {
-                        engine.set_hash_mb(self.options.hash_mb);
-                    }
+                // Tables are made here, where GUIs wait, not on the game's clock.
+                if !self.search_running() {
+                    self.make_tables();
                 }
                 send("readyok");
             }
@@ -115,18 +140,28 @@ impl Session {
             }
             Command::UsiNewGame => {
                 self.finish_search(false);
+                self.make_tables();
                 if let Ok(mut engine) = self.engine.lock() {
-                    engine.set_hash_mb(self.options.hash_mb);
                     engine.clear();
                 }
             }
-            Command::Position { start, moves } => match build_position(&start, &moves) {
-                Ok(pos) => self.position = pos,
-                Err(e) => error(e),
-            },
+            Command::Position { start, moves } => {
+                let (pos, problem) = build_position(&start, &moves);
+                self.position_error = None;
+                match pos {
+                    Some(pos) => self.position = pos,
+                    None => self.position_error = problem.clone(),
+                }
+                if let Some(problem) = problem {
+                    error(problem);
+                }
+            }
             Command::Go(params) => self.go(params),
             Command::Stop => self.finish_search(false),
-            Command::PonderHit(fields) => {
+            Command::PonderHit(fields, warnings) => {
+                for w in warnings {
+                    warning(w);
+                }
                 let clock = clock_for(self.position.side_to_move(), &fields);
                 self.signals.ponderhit(clock);
             }
@@ -135,12 +170,26 @@ impl Session {
                 self.finish_search(true);
                 return Flow::Quit;
             }
+            Command::Display => self.tell(display::board(&self.position)),
+            Command::Moves => self.tell(display::moves(&self.position)),
+            Command::Eval => self.tell(display::evaluation(&self.position)),
+            Command::Help => self.tell(display::help()),
         }
         Flow::Continue
     }
 
+    /// Lines for a person, as `info string` (GUIs ignore them).
+    fn tell(&self, lines: Vec<String>) {
+        if let Some(e) = &self.position_error {
+            warning(format!("no position set ({e}); showing the last good one"));
+        }
+        for line in lines {
+            send(&format!("info string {line}"));
+        }
+    }
+
     /// The input ended (a script piped its commands): let a search with limits
-    /// finish and answer, stop an open-ended one.
+    /// finish and answer, stop an open-ended one (it answers at once).
     pub fn end_of_input(&mut self) {
         if let Some(handle) = self.search.take() {
             if self.open_ended {
@@ -148,6 +197,20 @@ impl Session {
                 self.mate_stop.store(true, Ordering::SeqCst);
             }
             let _ = handle.join();
+        }
+    }
+
+    /// Whether a search is running; one that has answered is joined.
+    fn search_running(&mut self) -> bool {
+        match &self.search {
+            Some(handle) if handle.is_finished() || self.answered.load(Ordering::SeqCst) => {
+                if let Some(handle) = self.search.take() {
+                    let _ = handle.join();
+                }
+                false
+            }
+            Some(_) => true,
+            None => false,
         }
     }
 
@@ -163,26 +226,61 @@ impl Session {
         }
     }
 
+    /// Makes the search's and the probe's tables for `USI_Hash` (no search may be
+    /// running), freeing `go mate`'s. When the memory is not there, the error
+    /// is sent, the tables as they were are kept and `USI_Hash` goes back to
+    /// their size.
+    fn make_tables(&mut self) {
+        if let Ok(mut slot) = self.mate_slot.lock() {
+            *slot = None;
+        }
+        let (search_mb, probe_mb) = split_hash(self.options.hash_mb);
+        let Ok(mut engine) = self.engine.lock() else {
+            return;
+        };
+        if let Err(e) = engine.try_set_hash_mb(search_mb) {
+            error(format!(
+                "USI_Hash {}: {e}; keeping USI_Hash {}",
+                self.options.hash_mb, self.tables_for_mb
+            ));
+            self.options.hash_mb = self.tables_for_mb;
+            let (search_mb, _) = split_hash(self.tables_for_mb);
+            let _ = engine.try_set_hash_mb(search_mb);
+            return;
+        }
+        engine.touch_table();
+        if let Ok(mut probe) = self.probe_solver.lock() {
+            if self.tables_for_mb != self.options.hash_mb {
+                if let Some(solver) = mate::Solver::try_new(probe_mb) {
+                    *probe = solver;
+                }
+            }
+        }
+        self.tables_for_mb = self.options.hash_mb;
+    }
+
     fn go(&mut self, params: GoParams) {
         self.finish_search(false);
+        for w in &params.warnings {
+            warning(w);
+        }
         if let Some(time) = params.mate {
-            // The solver runs on the search thread so that `stop` is read meanwhile.
-            self.open_ended = time.is_none();
-            self.mate_stop.store(false, Ordering::SeqCst);
-            self.silence.store(false, Ordering::SeqCst);
-            let (pos, hash_mb) = (self.position.clone(), self.options.hash_mb);
-            let stop = Arc::clone(&self.mate_stop);
-            let slot = Arc::clone(&self.mate_slot);
-            let silence = Arc::clone(&self.silence);
-            self.search = Some(std::thread::spawn(move || {
-                let lines = mate_hook::answer(&slot, &pos, time, hash_mb, stop);
-                if !silence.load(Ordering::SeqCst) {
-                    for line in &lines {
-                        send(line);
-                    }
-                }
-            }));
+            self.go_mate(time);
             return;
+        }
+        if let Some(e) = &self.position_error {
+            // Nothing sound can be searched; the GUI still gets its one answer.
+            error(format!("no position to search ({e})"));
+            send(&bestmove_line(&Answer::Resign));
+            return;
+        }
+        if self.tables_for_mb != self.options.hash_mb {
+            // `setoption` without the `isready` a GUI sends: make them now.
+            self.make_tables();
+        }
+        if let Ok(mut slot) = self.mate_slot.lock() {
+            // `go mate`'s table goes, so that the search's can be made again.
+            *slot = None;
         }
         let side = self.position.side_to_move();
         let limits = Limits {
@@ -199,7 +297,8 @@ impl Session {
         game.entering_king_rule = self.options.entering_king_rule;
         game.max_moves_to_draw = self.options.max_moves_to_draw;
 
-        self.open_ended = params.infinite || params.ponder;
+        let limited = limits.depth.is_some() || limits.nodes.is_some() || limits.uses_clock();
+        self.open_ended = params.infinite || params.ponder || !limited;
         self.signals.reset(params.ponder);
         self.silence.store(false, Ordering::SeqCst);
         let engine = Arc::clone(&self.engine);
@@ -207,13 +306,49 @@ impl Session {
         let silence = Arc::clone(&self.silence);
         let options = self.options.clone();
         let probe_solver = Arc::clone(&self.probe_solver);
+        let answered = Arc::clone(&self.answered);
+        answered.store(false, Ordering::SeqCst);
         self.search = Some(std::thread::spawn(move || {
             let answer = match probe_for_mate(&probe_solver, &game, &limits, &options) {
                 Ok(answer) => answer,
                 Err(limits) => think(&engine, &game, &limits, &signals, &options),
             };
+            // Before the answer: a GUI that has read it finds the search done.
+            answered.store(true, Ordering::SeqCst);
             if !silence.load(Ordering::SeqCst) {
                 send(&bestmove_line(&answer));
+            }
+        }));
+    }
+
+    /// `go mate`: the solver runs on the search thread so that `stop` is read
+    /// meanwhile. Its table takes the search's share of `USI_Hash`: the
+    /// search's table is freed first.
+    fn go_mate(&mut self, time: Option<u64>) {
+        self.open_ended = time.is_none();
+        self.mate_stop.store(false, Ordering::SeqCst);
+        self.silence.store(false, Ordering::SeqCst);
+        if let Some(e) = &self.position_error {
+            error(format!("no position to solve ({e})"));
+            send("checkmate notimplemented");
+            return;
+        }
+        if let Ok(mut engine) = self.engine.lock() {
+            engine.release_table();
+        }
+        let (pos, (hash_mb, _)) = (self.position.clone(), split_hash(self.options.hash_mb));
+        let stop = Arc::clone(&self.mate_stop);
+        let slot = Arc::clone(&self.mate_slot);
+        let silence = Arc::clone(&self.silence);
+        let answered = Arc::clone(&self.answered);
+        answered.store(false, Ordering::SeqCst);
+        self.search = Some(std::thread::spawn(move || {
+            let lines = mate_hook::answer(&slot, &pos, time, hash_mb, stop);
+            answered.store(true, Ordering::SeqCst);
+            if !silence.load(Ordering::SeqCst) {
+                for line in &lines {
+                    send(line);
+                }
             }
         }));
     }
@@ -272,7 +407,6 @@ fn think(
     let Ok(mut engine) = engine.lock() else {
         return Answer::Resign;
     };
-    engine.set_hash_mb(options.hash_mb);
     engine.set_threads(options.threads);
     engine.time_options = TimeOptions {
         network_delay_ms: options.network_delay,
@@ -292,19 +426,29 @@ fn think(
     }
 }
 
-/// The position `position …` describes, or why it cannot be set up.
-fn build_position(start: &Start, moves: &[String]) -> Result<Position, String> {
+/// The position `position …` describes: as far as its moves are legal (the
+/// GUI's game should match the engine's as far as it can), with the reason it
+/// stops short; `None` when the SFEN itself is bad.
+fn build_position(start: &Start, moves: &[String]) -> (Option<Position>, Option<String>) {
     let mut pos = match start {
         Start::StartPos => Position::startpos(),
-        Start::Sfen(sfen) => {
-            Position::from_sfen(sfen).map_err(|e| format!("bad SFEN '{sfen}': {e}"))?
-        }
+        Start::Sfen(sfen) => match Position::from_sfen(sfen) {
+            Ok(pos) => pos,
+            Err(e) => return (None, Some(format!("bad SFEN '{}': {e}", excerpt(sfen)))),
+        },
     };
     for (i, text) in moves.iter().enumerate() {
-        let m = pos
-            .parse_usi_move(text)
-            .map_err(|e| format!("illegal move {} ({text}) in position: {e}", i + 1))?;
-        pos.do_move(m);
+        match pos.parse_usi_move(text) {
+            Ok(m) => pos.do_move(m),
+            Err(e) => {
+                let problem = format!(
+                    "move {} ({}) is illegal: {e}; the position is the one after move {i}",
+                    i + 1,
+                    excerpt(text)
+                );
+                return (Some(pos), Some(problem));
+            }
+        }
     }
-    Ok(pos)
+    (Some(pos), None)
 }
