@@ -1,19 +1,30 @@
 #!/usr/bin/env python3
-"""Self-play reliability: Kyobo against itself at a short byoyomi, refereed here.
+"""Self-play reliability: Kyobo against itself on a real game clock, refereed here.
 
-Every move is checked with cshogi for legality; its thinking time is measured from
-`go` to `bestmove` and must stay within the byoyomi plus a tolerance; an engine
-that dies or stops answering is a crash. Games start from taya36 openings and end
-by mate/resign, declaration, fourfold repetition or the move limit.
+Every move is checked with cshogi for legality. Each side has a clock kept as a
+GUI keeps it: main time (`--time`), then byoyomi (`--byoyomi`) per move, and a
+Fischer increment (`--inc`) added after each move; a move is timed from `go` to
+`bestmove` (pipes and process lag included) and a side whose move takes more
+than its main time plus byoyomi (plus `--tolerance`) loses on time. An engine
+that dies or stops answering is a crash. Games start from taya36 openings and
+end by mate/resign, declaration, fourfold repetition or the move limit. The
+summary gives the closest call: the least time a side had left after a move.
 
-    python3 tools/selfplay.py --games 100 --byoyomi 100
+    python3 tools/selfplay.py --games 200 --time 10000 --jobs 2      # 10 s sudden death
+    python3 tools/selfplay.py --games 200 --time 2000 --inc 1000 --jobs 2
+    python3 tools/selfplay.py --games 100 --byoyomi 100              # 0.1 s a move
+
+The engines run with their own defaults unless `--options NAME:VALUE,...` says
+otherwise (USI_Hash 16 and Threads 1 always).
 """
 
 import argparse
+import concurrent.futures
 import os
 import random
 import subprocess
 import sys
+import threading
 import time
 
 import cshogi
@@ -56,28 +67,45 @@ class Engine:
             self.p.kill()
 
 
-def play(engines, opening, byoyomi, tolerance_ms, max_plies, stats):
+def play(engines, opening, clock, tolerance_ms, max_plies, stats, lock):
+    """One game; `clock` is (main ms, byoyomi ms, increment ms)."""
+    main, byoyomi, inc = clock
     board = cshogi.Board()
     moves = opening.split()[2:]
     for m in moves:
         board.push_usi(m)
     for e in engines:
         e.send("usinewgame")
+    left = [main, main]  # by cshogi colour: 0 Black, 1 White
     reps = {}
     while True:
         if board.move_number > max_plies:
             return "draw (move limit)"
-        e = engines[board.turn]
+        side = board.turn
+        e = engines[side]
         e.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
+        go = f"go btime {left[0]} wtime {left[1]} byoyomi {byoyomi}"
+        if inc:
+            go = f"go btime {left[0]} wtime {left[1]} binc {inc} winc {inc}"
+        available = left[side] + byoyomi
         start = time.monotonic()
-        e.send(f"go btime 0 wtime 0 byoyomi {byoyomi}")
-        line = e.wait("bestmove", byoyomi / 1000 + 10)
+        e.send(go)
+        line = e.wait("bestmove", available / 1000 + 10)
         took = (time.monotonic() - start) * 1000
-        stats["moves"] += 1
-        stats["max_ms"] = max(stats["max_ms"], took)
-        if took > byoyomi + tolerance_ms:
-            stats["time_losses"] += 1
-            return f"time loss ({took:.0f} ms)"
+        margin = available - took
+        with lock:
+            stats["moves"] += 1
+            if took > stats["max_ms"]:
+                stats["max_ms"] = took
+                stats["max_of"] = available
+            stats["max_share"] = max(stats["max_share"], took / max(available, 1))
+            if margin < stats["closest"][0]:
+                stats["closest"] = (margin, took, available, board.move_number)
+        if took > available + tolerance_ms:
+            with lock:
+                stats["time_losses"] += 1
+            return f"time loss ({took:.0f} ms of {available} ms)"
+        left[side] = max(0, int(left[side] - took)) + inc
         best = line.split()[1]
         if best == "resign":
             return "resign"
@@ -85,7 +113,8 @@ def play(engines, opening, byoyomi, tolerance_ms, max_plies, stats):
             return "declaration"
         move = board.move_from_usi(best)
         if move == 0 or not board.is_legal(move):
-            stats["illegal"] += 1
+            with lock:
+                stats["illegal"] += 1
             return f"illegal move {best}"
         board.push(move)
         moves.append(best)
@@ -100,35 +129,57 @@ def play(engines, opening, byoyomi, tolerance_ms, max_plies, stats):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=10)
-    p.add_argument("--byoyomi", type=int, default=100)
-    p.add_argument("--tolerance", type=int, default=50, help="ms over byoyomi still accepted (pipe and process lag)")
+    p.add_argument("--time", type=int, default=0, help="main time per side, ms")
+    p.add_argument("--byoyomi", type=int, default=0, help="byoyomi, ms")
+    p.add_argument("--inc", type=int, default=0, help="Fischer increment, ms")
+    p.add_argument("--tolerance", type=int, default=0, help="ms over the clock still accepted")
     p.add_argument("--max-plies", type=int, default=320)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1, help="games played at once")
     p.add_argument("--engine", default=KYOBO)
-    p.add_argument("--network-delay2", type=int, default=40)
+    p.add_argument("--options", default="", help="NAME:VALUE,... for both engines")
     a = p.parse_args()
+    if a.time == 0 and a.byoyomi == 0:
+        p.error("give --time and/or --byoyomi")
     openings = [l.strip() for l in open(OPENINGS) if l.strip()]
     random.Random(a.seed).shuffle(openings)
-    opts = {"USI_Hash": 16, "Threads": 1, "NetworkDelay": 0, "NetworkDelay2": a.network_delay2, "MinimumThinkingTime": 0}
-    stats = {"moves": 0, "max_ms": 0.0, "time_losses": 0, "illegal": 0, "crashes": 0}
+    opts = {"USI_Hash": 16, "Threads": 1}
+    for item in filter(None, a.options.split(",")):
+        k, v = item.split(":", 1)
+        opts[k] = v
+    stats = {"moves": 0, "max_ms": 0.0, "max_of": 0, "max_share": 0.0, "time_losses": 0,
+             "illegal": 0, "crashes": 0, "closest": (float("inf"), 0, 0, 0)}
     endings = {}
-    for g in range(a.games):
+    lock = threading.Lock()
+
+    def one(g):
         engines = []
         try:
             engines = [Engine(a.engine, opts), Engine(a.engine, opts)]
-            result = play(engines, openings[g % len(openings)], a.byoyomi, a.tolerance, a.max_plies, stats)
+            result = play(engines, openings[g % len(openings)], (a.time, a.byoyomi, a.inc),
+                          a.tolerance, a.max_plies, stats, lock)
         except Exception as ex:  # a dead or silent engine
-            stats["crashes"] += 1
+            with lock:
+                stats["crashes"] += 1
             result = f"crash: {ex}"
         finally:
             for e in engines:
                 e.close()
         kind = result.split(" (")[0].split(":")[0]
-        endings[kind] = endings.get(kind, 0) + 1
+        with lock:
+            endings[kind] = endings.get(kind, 0) + 1
         print(f"game {g + 1}: {result}", flush=True)
-    print(f"games {a.games}, moves {stats['moves']}, longest move {stats['max_ms']:.0f} ms "
-          f"(byoyomi {a.byoyomi} ms), illegal {stats['illegal']}, time losses {stats['time_losses']}, "
-          f"crashes {stats['crashes']}, endings {endings}")
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        list(pool.map(one, range(a.games)))
+    margin, took, available, ply = stats["closest"]
+    print(f"clock: main {a.time} ms, byoyomi {a.byoyomi} ms, increment {a.inc} ms; {a.jobs} games at once")
+    print(f"games {a.games}, moves {stats['moves']}, illegal {stats['illegal']}, "
+          f"time losses {stats['time_losses']}, crashes {stats['crashes']}, endings {endings}")
+    print(f"longest move {stats['max_ms']:.0f} ms of {stats['max_of']} ms on the clock; "
+          f"largest share of the clock in one move {stats['max_share'] * 100:.1f} %")
+    print(f"closest call: {margin:.0f} ms left after a move of {took:.0f} ms "
+          f"with {available} ms on the clock (move {ply})")
     return 0 if stats["illegal"] == stats["time_losses"] == stats["crashes"] == 0 else 1
 
 
