@@ -148,3 +148,109 @@ fn plan_for(
     }
     clock.map(|c| TimePlan::new(c, opts, game_ply))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OPTS: TimeOptions =
+        TimeOptions { network_delay_ms: 0, network_delay2_ms: 0, minimum_thinking_ms: 0 };
+
+    fn clock(remaining_ms: u64, byoyomi_ms: u64, increment_ms: u64) -> Clock {
+        Clock { remaining_ms, byoyomi_ms, increment_ms }
+    }
+
+    fn limits(clock: Option<Clock>, ponder: bool) -> Limits {
+        Limits { clock, ponder, multipv: 1, game_ply: 30, ..Limits::default() }
+    }
+
+    #[test]
+    fn the_plan_comes_from_the_clock_or_movetime() {
+        let signals = Signals::new();
+        let c = Control::new(&signals, &limits(Some(clock(60_000, 0, 0)), false), OPTS);
+        assert_eq!(c.plan, Some(TimePlan::new(clock(60_000, 0, 0), &OPTS, 30)));
+        assert!(!c.fixed);
+        let movetime = Limits { movetime: Some(Duration::from_millis(500)), ..limits(None, false) };
+        let c = Control::new(&signals, &movetime, OPTS);
+        assert_eq!(c.plan, Some(TimePlan::fixed(500, &OPTS)));
+        assert!(c.fixed);
+        assert_eq!(Control::new(&signals, &limits(None, false), OPTS).plan, None);
+    }
+
+    #[test]
+    fn must_stop_on_the_signal_and_past_the_maximum_only() {
+        let signals = Signals::new();
+        let mut c = Control::new(&signals, &limits(Some(clock(0, 50, 0)), false), OPTS);
+        assert!(!c.must_stop());
+        c.clock_start = Instant::now() - Duration::from_millis(49);
+        assert!(!c.must_stop());
+        c.clock_start = Instant::now() - Duration::from_millis(50);
+        assert!(c.must_stop());
+        // Without a clock only the signal stops it.
+        let mut c = Control::new(&signals, &limits(None, false), OPTS);
+        c.clock_start = Instant::now() - Duration::from_secs(10);
+        assert!(!c.must_stop());
+        signals.stop();
+        assert!(c.must_stop());
+    }
+
+    #[test]
+    fn iteration_done_at_the_stretched_optimum_times_the_share() {
+        let signals = Signals::new();
+        // 60 s sudden death at ply 30: optimum 60 000 / 55 = 1090 ms, maximum 6 s.
+        let mut c = Control::new(&signals, &limits(Some(clock(60_000, 0, 0)), false), OPTS);
+        assert_eq!(c.plan.map(|p| p.optimum), Some(Duration::from_millis(1090)));
+        // The next iteration may start until 0.5 x 1090 ms = 545 ms have gone.
+        c.clock_start = Instant::now() - Duration::from_millis(540);
+        assert!(!c.iteration_done(1.0, 0.5));
+        c.clock_start = Instant::now() - Duration::from_millis(546);
+        assert!(c.iteration_done(1.0, 0.5));
+        // Twice as unstable: twice as long.
+        assert!(!c.iteration_done(2.0, 0.5));
+        // The stretch never goes past the maximum: 6 s x 0.5.
+        c.clock_start = Instant::now() - Duration::from_millis(3001);
+        assert!(c.iteration_done(100.0, 0.5));
+        // Pure byoyomi and movetime are spent to the end.
+        let mut c = Control::new(&signals, &limits(Some(clock(0, 1000, 0)), false), OPTS);
+        c.clock_start = Instant::now() - Duration::from_millis(990);
+        assert!(!c.iteration_done(1.0, 0.0));
+        let movetime = Limits { movetime: Some(Duration::from_millis(100)), ..limits(None, false) };
+        let mut c = Control::new(&signals, &movetime, OPTS);
+        c.clock_start = Instant::now() - Duration::from_secs(10);
+        assert!(!c.iteration_done(1.0, 0.0));
+    }
+
+    #[test]
+    fn pondering_never_stops_on_time_until_ponderhit() {
+        let signals = Signals::new();
+        signals.reset(true);
+        let mut c = Control::new(&signals, &limits(Some(clock(0, 100, 0)), true), OPTS);
+        c.clock_start = Instant::now() - Duration::from_secs(10);
+        assert!(!c.must_stop());
+        assert!(!c.iteration_done(1.0, 0.0));
+        assert!(c.poll());
+        // `stop` ends a ponder search too.
+        signals.stop();
+        assert!(c.must_stop());
+    }
+
+    #[test]
+    fn ponderhit_starts_the_clock_and_replans_with_its_times() {
+        let signals = Signals::new();
+        signals.reset(true);
+        let mut c = Control::new(&signals, &limits(Some(clock(10_000, 0, 0)), true), OPTS);
+        std::thread::sleep(Duration::from_millis(20));
+        signals.ponderhit(Some(clock(5_000, 0, 1_000)));
+        assert!(!c.poll());
+        assert_eq!(c.plan, Some(TimePlan::new(clock(5_000, 0, 1_000), &OPTS, 30)));
+        // Our clock runs from the ponderhit, not from `go ponder`.
+        assert!(c.clock_start >= c.start + Duration::from_millis(20));
+        assert!(c.clock_start.elapsed() < Duration::from_millis(20));
+        // Without times the plan of `go ponder` stands, from the ponderhit.
+        signals.reset(true);
+        let mut c = Control::new(&signals, &limits(Some(clock(10_000, 0, 0)), true), OPTS);
+        signals.ponderhit(None);
+        assert!(!c.poll());
+        assert_eq!(c.plan, Some(TimePlan::new(clock(10_000, 0, 0), &OPTS, 30)));
+    }
+}
