@@ -44,8 +44,14 @@ pub struct TimePlan {
     pub maximum: Duration,
 }
 
-/// Below this the engine would rather move at once than risk the clock.
-const FLOOR_MS: u64 = 10;
+/// The least a move is planned to take (a search of a ply or two).
+const FLOOR_MS: u64 = 2;
+/// What a move costs beyond its search, as a GUI's clock sees it (the pipes, the
+/// threads, a loaded machine): main time is kept back for this much a move for
+/// the moves a game may still have, where no byoyomi or increment covers it.
+const OVERHEAD_PER_MOVE_MS: u64 = 20;
+/// Games are adjudicated by this ply at the latest (GUIs, floodgate: 256-320).
+const LONGEST_GAME_PLY: u64 = 320;
 /// Clock fields beyond this (about 35 years) are read as this: no arithmetic on
 /// them can overflow.
 const CLOCK_CAP_MS: u64 = 1 << 40;
@@ -63,13 +69,17 @@ impl TimePlan {
 
     /// The plan for a move at SFEN move number `game_ply`.
     ///
+    /// - Where no byoyomi or increment pays for it, main time is kept back for
+    ///   what every move still to come costs beyond its search (20 ms a move
+    ///   until ply 320, at most nine tenths of what is left); the rest is *usable*.
     /// - The *maximum* is what may go into this move without losing: at most a
-    ///   tenth of the main time left plus the byoyomi or the increment (both come
-    ///   back with every move), and never past the clock less `network_delay2`
-    ///   (itself at most half of what is left).
-    /// - The *optimum* shares the main time over the moves still expected, plus the
-    ///   byoyomi and three quarters of the increment, less `network_delay`; it is
-    ///   raised to `minimum_thinking` as far as the maximum allows.
+    ///   tenth of the usable main time plus the byoyomi or the increment (both
+    ///   come back with every move), and never past the clock less
+    ///   `network_delay2` (itself at most half of what is left).
+    /// - The *optimum* shares the usable main time over the moves still expected,
+    ///   plus the byoyomi and three quarters of the increment, less
+    ///   `network_delay`; it is raised to `minimum_thinking` as far as the maximum
+    ///   allows.
     /// - With byoyomi alone, a period is lost when unused: both are the whole
     ///   period less the worst lag.
     pub fn new(clock: Clock, opts: &TimeOptions, game_ply: u32) -> TimePlan {
@@ -84,13 +94,17 @@ impl TimePlan {
         let on_clock = remaining + byoyomi;
         let safety = opts.network_delay2_ms.min(on_clock / 2);
         let hard = on_clock - safety;
-        let share = remaining / MAIN_TIME_SHARE + byoyomi + inc;
-        let maximum = hard.min(share).max(FLOOR_MS);
+        let moves_possible = (LONGEST_GAME_PLY.saturating_sub(u64::from(game_ply)) / 2).max(20);
+        let uncovered = OVERHEAD_PER_MOVE_MS.saturating_sub(byoyomi + inc);
+        let reserve = (uncovered * moves_possible).min(remaining / 10 * 9);
+        let usable = remaining - reserve;
+        let share = usable / MAIN_TIME_SHARE + byoyomi + inc;
+        let maximum = share.max(FLOOR_MS).min(hard);
 
         let optimum = if remaining == 0 && byoyomi > 0 {
             maximum
         } else {
-            let planned = (remaining / moves_left + byoyomi + inc * 3 / 4)
+            let planned = (usable / moves_left + byoyomi + inc * 3 / 4)
                 .saturating_sub(opts.network_delay_ms)
                 .max(opts.minimum_thinking_ms.min(maximum));
             planned.clamp(FLOOR_MS.min(maximum), maximum)
@@ -159,14 +173,18 @@ mod tests {
 
     #[test]
     fn sudden_death_spends_a_small_share() {
-        // 10 s: 10 000 / 55 - 100 = 81 ms planned, a tenth (1 s) at most (was 9 s).
-        assert_eq!(plan(10_000, 0, 0), (81, 1000));
-        assert_eq!(plan_at(10_000, 0, 0, &TimeOptions::default(), 30), (181, 1000));
-        // 10 minutes: 10.9 s planned, a minute at most.
-        assert_eq!(plan(600_000, 0, 0), (10_809, 60_000));
-        // Nearly out of time: never past the clock, and at least the floor.
-        assert_eq!(plan(50, 0, 0), (10, 10));
-        assert_eq!(plan(0, 0, 0), (10, 10));
+        // 10 s at move 30: 145 moves may come, 20 ms each kept back (2.9 s); of
+        // the 7.1 s usable, 7 100 / 55 - 100 = 29 ms planned, a tenth at most (was 9 s).
+        assert_eq!(plan(10_000, 0, 0), (29, 710));
+        assert_eq!(plan_at(10_000, 0, 0, &TimeOptions::default(), 30), (129, 710));
+        // 10 minutes: 10.8 s planned, a minute at most.
+        assert_eq!(plan(600_000, 0, 0), (10_756, 59_710));
+        // Nearly out of time: nine tenths kept back, the floor, never past the clock.
+        assert_eq!(plan(50, 0, 0), (2, 2));
+        assert_eq!(plan(3, 0, 0), (2, 2));
+        assert_eq!(plan(0, 0, 0), (0, 0));
+        // Late in a game less is kept back: 20 moves at least.
+        assert_eq!(plan_at(10_000, 0, 0, &OPTS, 300), (380, 960));
         for remaining in [5u64, 50, 500, 5_000, 60_000, 600_000] {
             let (opt, max) = plan(remaining, 0, 0);
             assert!(max <= (remaining / 10).max(FLOOR_MS), "{remaining}: {max}");
@@ -188,18 +206,18 @@ mod tests {
     fn minimum_thinking_time_is_kept_within_the_maximum() {
         let opts =
             TimeOptions { network_delay_ms: 0, network_delay2_ms: 0, minimum_thinking_ms: 3000 };
-        assert_eq!(plan_at(600_000, 0, 0, &opts, 1), (8_571, 60_000));
+        assert_eq!(plan_at(600_000, 0, 0, &opts, 1), (8_526, 59_682));
         let opts = TimeOptions { minimum_thinking_ms: 20_000, ..opts };
-        assert_eq!(plan_at(600_000, 0, 0, &opts, 1), (20_000, 60_000));
-        // Never past the maximum: 10 s sudden death still spends at most 1 s.
-        assert_eq!(plan_at(10_000, 0, 0, &opts, 100), (1_000, 1_000));
+        assert_eq!(plan_at(600_000, 0, 0, &opts, 1), (20_000, 59_682));
+        // Never past the maximum: 10 s sudden death still spends at most 0.78 s.
+        assert_eq!(plan_at(10_000, 0, 0, &opts, 100), (780, 780));
     }
 
     #[test]
     fn later_moves_get_a_larger_share() {
         let (early, _) = plan_at(100_000, 0, 0, &OPTS, 1);
         let (late, _) = plan_at(100_000, 0, 0, &OPTS, 120);
-        assert_eq!((early, late), (1_328, 4_900));
+        assert_eq!((early, late), (1_283, 4_800));
     }
 
     #[test]
@@ -214,7 +232,7 @@ mod tests {
     fn movetime_is_used_less_the_usual_lag() {
         assert_eq!(ms(TimePlan::fixed(1000, &OPTS)), (900, 900));
         assert_eq!(ms(TimePlan::fixed(100, &OPTS)), (50, 50));
-        assert_eq!(ms(TimePlan::fixed(0, &OPTS)), (10, 10));
+        assert_eq!(ms(TimePlan::fixed(0, &OPTS)), (2, 2));
     }
 
     #[test]

@@ -197,18 +197,19 @@ mod tests {
     #[test]
     fn iteration_done_at_the_stretched_optimum_times_the_share() {
         let signals = Signals::new();
-        // 60 s sudden death at ply 30: optimum 60 000 / 55 = 1090 ms, maximum 6 s.
+        // 60 s sudden death at ply 30: 2.9 s kept back, optimum 57 100 / 55 =
+        // 1038 ms, maximum 5.71 s.
         let mut c = Control::new(&signals, &limits(Some(clock(60_000, 0, 0)), false), OPTS);
-        assert_eq!(c.plan.map(|p| p.optimum), Some(Duration::from_millis(1090)));
-        // The next iteration may start until 0.5 x 1090 ms = 545 ms have gone.
-        c.clock_start = Instant::now() - Duration::from_millis(540);
+        assert_eq!(c.plan.map(|p| p.optimum), Some(Duration::from_millis(1038)));
+        // The next iteration may start until 0.5 x 1038 ms = 519 ms have gone.
+        c.clock_start = Instant::now() - Duration::from_millis(514);
         assert!(!c.iteration_done(1.0, 0.5));
-        c.clock_start = Instant::now() - Duration::from_millis(546);
+        c.clock_start = Instant::now() - Duration::from_millis(520);
         assert!(c.iteration_done(1.0, 0.5));
         // Twice as unstable: twice as long.
         assert!(!c.iteration_done(2.0, 0.5));
-        // The stretch never goes past the maximum: 6 s x 0.5.
-        c.clock_start = Instant::now() - Duration::from_millis(3001);
+        // The stretch never goes past the maximum: 5.71 s x 0.5.
+        c.clock_start = Instant::now() - Duration::from_millis(2856);
         assert!(c.iteration_done(100.0, 0.5));
         // Pure byoyomi and movetime are spent to the end.
         let mut c = Control::new(&signals, &limits(Some(clock(0, 1000, 0)), false), OPTS);
