@@ -235,6 +235,28 @@ mod tests {
         assert_eq!(ms(TimePlan::fixed(0, &OPTS)), (2, 2));
     }
 
+    /// The table of the README ("Time per move"): the optimum and the maximum at
+    /// the first move with the default options (and floodgate's for floodgate).
+    #[test]
+    fn the_readme_table() {
+        let d = TimeOptions::default();
+        let floodgate =
+            TimeOptions { network_delay_ms: 120, network_delay2_ms: 1120, minimum_thinking_ms: 0 };
+        let rows = [
+            ((0, 1_000, 0), &d, (900, 900)),
+            ((0, 10_000, 0), &d, (9_900, 9_900)),
+            ((600_000, 30_000, 0), &d, (38_571, 90_000)),
+            ((60_000, 10_000, 0), &d, (10_857, 16_000)),
+            ((10_000, 0, 0), &d, (97, 682)),
+            ((300_000, 0, 0), &d, (4_240, 29_682)),
+            ((2_000, 0, 1_000), &d, (778, 1_200)),
+            ((300_000, 0, 10_000), &floodgate, (11_665, 40_000)),
+        ];
+        for ((r, b, i), opts, expected) in rows {
+            assert_eq!(plan_at(r, b, i, opts, 1), expected, "{r} + {b} byoyomi + {i} increment");
+        }
+    }
+
     #[test]
     fn instability_stretches_the_budget() {
         assert_eq!(instability_factor(0.0, 0), 1.0);
