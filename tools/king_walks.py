@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """How far each king walked in refereed games, and how those games ended.
 
-Session 5 blamed many of Kyobo's losses to GPS Shogi on the enemy king running out
-of its castle and into Kyobo's camp, where it can no longer be mated; session 12
-found that to be about a tenth of them (docs/BENCHMARKS.md). This counts that
+Many of Kyobo's losses to GPS Shogi were once put down to the enemy king running
+out of its castle and into Kyobo's camp, where it can no longer be mated; counted,
+it was about a tenth of them (docs/BENCHMARKS.md). This counts that
 pattern in the PGNs that `tools/match.py --pgn` writes: for each game, the furthest
 rank each king reached (0: its own back rank, 6-8: the enemy camp) and the result
 for the named engine, counted by whose king got at least `--ranks` ranks out.
