@@ -28,7 +28,7 @@ KYOBO = os.path.join(ROOT, "target", "release", "kyobo")
 OPPONENTS = {
     # name: (path, USI options, display name)
     # GPS Shogi on one thread, one each as fair matches ask (its default is
-    # `Thread 2`; the matches recorded before 2026-11 ran with that default). It saves every `setoption` to
+    # `Thread 2`; the earliest recorded matches ran with that default). It saves every `setoption` to
     # its configuration file and starts from there next time, so main() puts that
     # file back as it found it when the match ends (`gps_conf.kept`).
     "gps": ("/usr/games/gpsusi", "Thread:1", "GPSShogi"),
