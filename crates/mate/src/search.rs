@@ -169,9 +169,9 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Every 128 nodes: the stop flag and the clock (a node can be slow while the
-    /// pages of a large, new table are first touched); every 1,024 nodes the
-    /// node limit too.
+    /// Every 16 nodes: the stop flag and the clock (a node can take a
+    /// millisecond while the pages of a large, new table are first touched, more
+    /// on a loaded machine); every 1,024 nodes the node limit too.
     fn check_limits(&mut self) {
         if self.nodes & 1023 == 0 && self.nodes >= self.node_limit {
             self.abort = Some(Abort::Nodes);
@@ -194,7 +194,7 @@ impl<'a> Search<'a> {
         ply: u32,
     ) -> Outcome {
         self.nodes += 1;
-        if self.nodes & 127 == 0 {
+        if self.nodes & 15 == 0 {
             self.check_limits();
         }
         let or_node = pos.side_to_move() == self.attacker;
