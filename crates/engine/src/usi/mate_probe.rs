@@ -34,7 +34,7 @@ pub fn budget(limits: &Limits) -> Option<Duration> {
     let move_time = match (limits.movetime, limits.clock) {
         (Some(t), _) => t,
         (None, Some(c)) if c.byoyomi_ms > 0 => Duration::from_millis(c.byoyomi_ms),
-        (None, Some(c)) => Duration::from_millis(c.remaining_ms / 50 + c.increment_ms),
+        (None, Some(c)) => Duration::from_millis((c.remaining_ms / 50).saturating_add(c.increment_ms)),
         (None, None) => return None,
     };
     let probe = (move_time / SHARE).min(MAX_PROBE);
@@ -99,6 +99,15 @@ mod tests {
         let mut ponder = clock(0, 1000);
         ponder.ponder = true;
         assert_eq!(budget(&ponder), None);
+    }
+
+    #[test]
+    fn huge_clock_fields_do_not_overflow() {
+        let clock = Clock { remaining_ms: u64::MAX, byoyomi_ms: 0, increment_ms: u64::MAX };
+        let limits = Limits { clock: Some(clock), multipv: 1, ..Limits::default() };
+        assert_eq!(budget(&limits), Some(MAX_PROBE));
+        let mut limits = limits;
+        charge(&mut limits, Duration::from_secs(1));
     }
 
     #[test]
