@@ -34,7 +34,9 @@ pub fn budget(limits: &Limits) -> Option<Duration> {
     let move_time = match (limits.movetime, limits.clock) {
         (Some(t), _) => t,
         (None, Some(c)) if c.byoyomi_ms > 0 => Duration::from_millis(c.byoyomi_ms),
-        (None, Some(c)) => Duration::from_millis((c.remaining_ms / 50).saturating_add(c.increment_ms)),
+        (None, Some(c)) => {
+            Duration::from_millis((c.remaining_ms / 50).saturating_add(c.increment_ms))
+        }
         (None, None) => return None,
     };
     let probe = (move_time / SHARE).min(MAX_PROBE);
