@@ -7,23 +7,9 @@ use mate::verify::verify_usi_mate;
 use mate::{verify_mate, Limits, MateResult, Solver};
 use shogi::Position;
 use std::time::Duration;
+mod common;
 
-const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tools/fixtures/mates.tsv");
-
-/// (line number, SFEN, shortest mate in plies, the fixture's mating line).
-fn fixture() -> Vec<(usize, String, usize, Vec<String>)> {
-    let text = std::fs::read_to_string(FIXTURE).expect("tools/fixtures/mates.tsv");
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|(i, l)| {
-            let fields: Vec<&str> = l.split('\t').collect();
-            assert_eq!(fields.len(), 3, "line {}: {l}", i + 1);
-            let line = fields[2].split_whitespace().map(str::to_string).collect();
-            (i + 1, fields[0].to_string(), fields[1].parse().expect("a length"), line)
-        })
-        .collect()
-}
+use common::fixture;
 
 fn limits(futile_rule: bool) -> Limits {
     Limits { time: Some(Duration::from_secs(30)), futile_rule, ..Limits::default() }

@@ -11,21 +11,11 @@
 use mate::pn::INF;
 mod common;
 
-use common::{mate_within, move_hand_piece};
-use mate::problem::{parse_problems, Problem};
+use common::{fixture, mate_within, move_hand_piece};
 use mate::search::{Search, UNBOUNDED};
 use mate::tt::Table;
 use mate::{verify_mate, Limits, MateResult, Solver};
 use shogi::Position;
-use std::path::PathBuf;
-
-fn load(name: &str) -> Vec<Problem> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/tsume").join(name);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (the data lives in ../shared/data)", path.display()));
-    parse_problems(&text).expect("the problem file parses")
-}
 
 fn counted_limits() -> Limits {
     Limits { nodes: Some(300_000), futile_rule: false, ..Limits::default() }
@@ -33,25 +23,27 @@ fn counted_limits() -> Limits {
 
 #[test]
 fn defender_to_move_is_searched_from_the_defender_node() {
-    // After the first move of a 3- or 5-ply problem the defender is to move (in
-    // check): the answer is the mate two plies shorter, defender's reply first.
+    // After the first move of a 3- or 5-ply mate of the project's fixture the
+    // defender is to move (in check): the answer is the mate two plies shorter,
+    // defender's reply first (every ply counted, as the fixture counts them).
     let mut solver = Solver::new(16);
-    for file in ["tsume_3ply.txt", "tsume_5ply.txt"] {
-        for p in load(file).into_iter().step_by(40) {
-            let expected = p.expected_pv.as_ref().expect("the set gives the mate");
-            let mut pos = Position::from_sfen(&p.sfen).unwrap();
-            let first = pos.parse_usi_move(&expected[0]).unwrap();
-            pos.do_move(first);
-            let report = solver.solve(&pos, &Limits::default());
-            let MateResult::Mate(pv) = &report.result else {
-                panic!("line {}: {:?} with the defender to move", p.line, report.result);
-            };
-            assert_eq!(report.attacker, Some(pos.side_to_move().flip()), "line {}", p.line);
-            verify_mate(&pos, pv, true).unwrap_or_else(|e| panic!("line {}: {e}", p.line));
-            assert_eq!(pv.len(), expected.len() - 1, "line {}: {pv:?}", p.line);
-            assert!(report.shortest_proven, "line {}", p.line);
-        }
+    let limits = Limits { futile_rule: false, ..Limits::default() };
+    let mut tried = 0;
+    for (line, sfen, plies, expected) in fixture().into_iter().filter(|p| p.2 >= 3) {
+        let mut pos = Position::from_sfen(&sfen).unwrap();
+        let first = pos.parse_usi_move(&expected[0]).unwrap();
+        pos.do_move(first);
+        let report = solver.solve(&pos, &limits);
+        let MateResult::Mate(pv) = &report.result else {
+            panic!("line {line}: {:?} with the defender to move", report.result);
+        };
+        assert_eq!(report.attacker, Some(pos.side_to_move().flip()), "line {line}");
+        verify_mate(&pos, pv, false).unwrap_or_else(|e| panic!("line {line}: {e}"));
+        assert_eq!(pv.len(), plies - 1, "line {line}: {pv:?}");
+        assert!(report.shortest_proven, "line {line}");
+        tried += 1;
     }
+    assert!(tried >= 50, "{tried} positions");
 }
 
 #[test]
@@ -208,16 +200,16 @@ fn hand_superiority_answers_other_hands_from_the_table() {
     table.new_search();
     // A 5-ply problem: proven with its hand; then, with a pawn moved from the
     // defender's hand to the attacker's, the first check already finds its proof.
-    let p = load("tsume_5ply.txt")
+    let (_, sfen, _, _) = fixture()
         .into_iter()
-        .find(|p| p.sfen.split_whitespace().nth(2).is_some_and(|h| h.contains('p')))
-        .expect("a problem where the defender holds a pawn");
-    let mut pos = Position::from_sfen(&p.sfen).unwrap();
+        .find(|p| p.2 == 5 && p.1.split_whitespace().nth(2).is_some_and(|h| h.contains('p')))
+        .expect("a 5-ply mate where the defender holds a pawn");
+    let mut pos = Position::from_sfen(&sfen).unwrap();
     let attacker = pos.side_to_move();
     let mut search = Search::new(&mut table, attacker);
     let (proven, _, fresh_nodes) = root_search(&mut search, &mut pos);
     assert!(proven);
-    let richer = give_attacker(&p.sfen, 'p');
+    let richer = give_attacker(&sfen, 'p');
     let mut pos2 = Position::from_sfen(&richer).unwrap_or_else(|e| panic!("{richer}: {e}"));
     let (proven, _, nodes) = root_search(&mut search, &mut pos2);
     assert!(proven, "{richer}");

@@ -1,5 +1,8 @@
 //! Helpers shared by the solver's integration tests.
 
+// Each test file uses only some of them.
+#![allow(dead_code)]
+
 use shogi::movegen::{generate_checks, generate_evasions, MoveList};
 use shogi::Position;
 
@@ -67,4 +70,23 @@ pub fn move_hand_piece(sfen: &str, from: char, to: char) -> Option<String> {
         hand.push('-');
     }
     Some(format!("{} {} {} 1", fields[0], fields[1], hand))
+}
+
+/// The project's own mate fixture, `tools/fixtures/mates.tsv` (made by
+/// `tools/gen_mate_fixtures.py`).
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tools/fixtures/mates.tsv");
+
+/// (line number, SFEN, shortest mate in plies, the fixture's mating line).
+pub fn fixture() -> Vec<(usize, String, usize, Vec<String>)> {
+    let text = std::fs::read_to_string(FIXTURE).expect("tools/fixtures/mates.tsv");
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|(i, l)| {
+            let fields: Vec<&str> = l.split('\t').collect();
+            assert_eq!(fields.len(), 3, "line {}: {l}", i + 1);
+            let line = fields[2].split_whitespace().map(str::to_string).collect();
+            (i + 1, fields[0].to_string(), fields[1].parse().expect("a length"), line)
+        })
+        .collect()
 }
