@@ -1,7 +1,7 @@
 //! Kyobo's shogi rules core.
 //!
 //! Bitboards and attack tables, the position with make/unmake and Zobrist keys,
-//! fully legal move generation (whole and staged), SFEN and USI notation,
+//! fully legal move generation (whole and staged), the legality of a single move, SFEN and USI notation,
 //! repetition (sennichite, perpetual check, superior/inferior positions),
 //! entering-king declaration and perft.
 
@@ -10,6 +10,7 @@ pub mod bitboard;
 mod checks;
 pub mod entering;
 pub mod hand;
+mod legality;
 pub mod movegen;
 pub mod mv;
 pub mod perft;

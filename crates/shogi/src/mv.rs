@@ -10,8 +10,9 @@
 //! bits 16..20  kind of the moving piece before the move
 //! bits 20..24  kind of the captured piece (0: none)
 //! ```
-//! The low 16 bits (`Move16`) identify a move within a position; transposition
-//! tables store that.
+//! Tables store all 32 bits ([`Move::raw`]) and read them back with
+//! [`Move::from_raw`]; whether such a move is legal in the position where it is
+//! read back is [`Position::is_legal`](crate::Position::is_legal)'s question.
 
 use crate::types::{PieceKind, Square};
 use std::fmt;
@@ -121,10 +122,22 @@ impl Move {
         self.0 & (0xf << 20) != 0
     }
 
-    /// The 16-bit identity of the move within its position.
-    #[inline(always)]
-    pub const fn to_move16(self) -> u16 {
-        self.0 as u16
+    /// The move whose [`Move::raw`] bits these are, or `None` when they describe
+    /// no move (a square or kind out of range, `Move::NONE`). Only the encoding is
+    /// checked: bits that no generator would produce in any position (a pawn that
+    /// captures backwards, say) still decode, and `Position::is_legal` refuses them.
+    pub fn from_raw(raw: u32) -> Option<Move> {
+        let to = Square::try_from_index((raw & 0x7f) as u8)?;
+        let moved = PieceKind::from_u8(((raw >> 16) & 0xf) as u8)?;
+        if raw & DROP != 0 {
+            return Some(Move::drop(moved, to));
+        }
+        let from = Square::try_from_index(((raw >> 7) & 0x7f) as u8)?;
+        let captured = match (raw >> 20) & 0xf {
+            0 => None,
+            k => Some(PieceKind::from_u8(k as u8)?),
+        };
+        Some(Move::board(from, to, raw & PROMOTE != 0, moved, captured))
     }
 
     /// The USI spelling: `7g7f`, `8h2b+`, `P*5e`.
@@ -177,5 +190,24 @@ mod tests {
         assert!(d.is_drop());
         assert!(!d.is_capture());
         assert_eq!(d.to_usi(), "P*5e");
+    }
+
+    #[test]
+    fn raw_bits_decode_to_the_same_move_or_to_none() {
+        let from = Square::new(7, 7);
+        let to = Square::new(1, 1);
+        for m in [
+            Move::board(from, to, true, PieceKind::Bishop, Some(PieceKind::Bishop)),
+            Move::board(from, to, false, PieceKind::Rook, None),
+            Move::drop(PieceKind::Knight, to),
+        ] {
+            assert_eq!(Move::from_raw(m.raw()), Some(m));
+        }
+        assert_eq!(Move::from_raw(0), None);
+        assert_eq!(Move::from_raw(81 | (PieceKind::Pawn as u32) << 16), None, "square 81");
+        let bad_kind = Move::drop(PieceKind::Pawn, to).raw() | 0xf << 16;
+        assert_eq!(Move::from_raw(bad_kind), None);
+        let bad_capture = Move::board(from, to, false, PieceKind::Rook, None).raw() | 0xf << 20;
+        assert_eq!(Move::from_raw(bad_capture), None);
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::attacks::piece_attacks;
 use crate::bitboard::Bitboard;
-use crate::movegen::{legal_moves, pawn_drop_would_mate};
+use crate::movegen::pawn_drop_would_mate;
 use crate::mv::Move;
 use crate::position::Position;
 use crate::types::{PieceKind, Square};
@@ -137,7 +137,7 @@ impl Position {
                 Move::board(from, to, promote, kind, target.kind())
             }
         };
-        if legal_moves(self).contains(m) {
+        if self.is_legal(m) {
             return Ok(m);
         }
         if m.is_drop() && m.moved_kind() == PieceKind::Pawn && pawn_drop_would_mate(self, m.to()) {
