@@ -36,6 +36,7 @@ fn handshake_names_the_engine_and_its_options() {
         "MaxMovesToDraw",
         "ResignValue",
         "EnteringKingRule",
+        "SearchAlgorithm",
     ] {
         assert!(options.iter().any(|o| o.contains(&format!("name {name} "))), "{name} missing");
     }
@@ -44,10 +45,21 @@ fn handshake_names_the_engine_and_its_options() {
     gui.quit();
 }
 
+/// A game of 24 moves with each search algorithm, as a GUI plays it.
 #[test]
 fn a_full_game_session_with_legal_moves_only() {
+    for algorithm in search::engine::ALGORITHMS {
+        full_game(algorithm);
+    }
+}
+
+fn full_game(algorithm: &str) {
     let mut gui = Gui::start();
     gui.handshake();
+    gui.send("setoption name SearchAlgorithm value Nonsense");
+    let error = gui.expect("info string error", SECS * 5);
+    assert!(error.contains("SearchAlgorithm"), "{error}");
+    gui.send(&format!("setoption name SearchAlgorithm value {algorithm}"));
     gui.send("setoption name USI_Hash value 16");
     gui.send("setoption name NetworkDelay2 value 0");
     gui.send("setoption name MinimumThinkingTime value 0");
@@ -66,7 +78,7 @@ fn a_full_game_session_with_legal_moves_only() {
         let m = assert_legal(&pos, &line);
         moves.push(m.to_usi());
     }
-    assert!(moves.len() >= 20, "the game ended early: {moves:?}");
+    assert!(moves.len() >= 20, "{algorithm}: the game ended early: {moves:?}");
     gui.send("gameover draw");
     gui.send("isready");
     gui.expect("readyok", SECS * 5);

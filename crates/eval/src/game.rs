@@ -3,11 +3,11 @@
 
 use crate::incremental;
 use crate::see;
-use search::{Game, RepetitionStatus, Value};
+use search::{Game, Outcome, RepetitionStatus, Side, Value};
 use shogi::movegen::{
     generate_captures, generate_drops, generate_evasions, generate_legal, generate_quiets, MoveList,
 };
-use shogi::{Declaration, EnteringKingRule, Move, PieceKind, Position, Repetition};
+use shogi::{Color, Declaration, EnteringKingRule, Move, PieceKind, Position, Repetition};
 
 #[derive(Clone, Debug)]
 pub struct ShogiGame {
@@ -44,9 +44,19 @@ impl ShogiGame {
 impl Game for ShogiGame {
     type Move = Move;
 
+    /// The evaluation is in centipawns.
+    const UNIT: Value = 100;
+
     /// Colour × dropped-or-not × kind after the move × destination.
     const HISTORY_SIZE: usize = 2 * 2 * 16 * 81;
     const CONTINUATION_SIZE: usize = 16 * 81;
+
+    fn side_to_move(&self) -> Side {
+        match self.pos.side_to_move() {
+            Color::Black => Side::First,
+            Color::White => Side::Second,
+        }
+    }
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
         let mut list = MoveList::new();
@@ -72,8 +82,20 @@ impl Game for ShogiGame {
         crate::evaluate(&self.pos, self.sums.last().copied().unwrap_or_default())
     }
 
-    fn can_claim_win(&self) -> bool {
-        self.entering_king_rule != EnteringKingRule::None && self.declaration_wins()
+    /// The move limit (a draw past `max_moves_to_draw`), then a declaration that
+    /// wins.
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        if self.max_moves_to_draw > 0 && self.pos.game_ply() > self.max_moves_to_draw {
+            return Some(Outcome::Draw);
+        }
+        (self.entering_king_rule != EnteringKingRule::None && self.declaration_wins())
+            .then_some(Outcome::Win)
+    }
+
+    /// Mated (shogi has no stalemate: a side without moves has lost).
+    fn no_moves(&self) -> Outcome {
+        Outcome::Loss
     }
 
     #[inline]
@@ -82,9 +104,6 @@ impl Game for ShogiGame {
     }
 
     fn repetition(&self, max_plies: usize) -> Option<RepetitionStatus> {
-        if self.max_moves_to_draw > 0 && self.pos.game_ply() > self.max_moves_to_draw {
-            return Some(RepetitionStatus::Draw);
-        }
         self.pos.repetition(max_plies).map(|r| match r {
             Repetition::Draw => RepetitionStatus::Draw,
             Repetition::WinByPerpetualCheck => RepetitionStatus::Win,

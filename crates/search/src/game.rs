@@ -1,12 +1,70 @@
 //! The game trait: everything search needs to know about a game, and nothing more.
 //!
-//! Only the first block of methods is required; the textbook algorithms use nothing
-//! else. The rest have defaults that make any game searchable by the classical engine
-//! and are overridden by games that can do better (staged generation, static exchange
-//! evaluation, null moves, repetition rules).
+//! Three groups of methods:
+//! - **The rules** (required): the sides, the moves, making and unmaking them, the
+//!   end of the game, repetitions, a position key, the static value and the game's
+//!   value unit. The textbook algorithms use nothing else, and with these alone
+//!   every algorithm of this crate searches the game correctly.
+//! - **Tactics** (defaults that hold for any game): staged generation, check, the
+//!   legality of a move from another position, static exchange evaluation, the
+//!   table encoding of moves. Quiescence search and move ordering use them; a game
+//!   that keeps the defaults gets no quiescence and no hash moves, never a wrong
+//!   value.
+//! - **Heuristics of the PVS engine** (defaults that turn them off): history
+//!   indices, null moves, mates in one.
 
-use crate::value::{mated_in, Value};
+use crate::value::{mate_in, mated_in, Value, DRAW};
 use std::fmt::{Debug, Display};
+
+/// The two players. `First` moves first from the game's usual start (shogi's
+/// Black, sente).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    First,
+    Second,
+}
+
+impl Side {
+    pub const fn flip(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// 0 for `First`, 1 for `Second`: an index for per-side tables.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// How the rules have ended the game, seen from the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move wins without moving (a claim such as shogi's entering-king
+    /// declaration): valued as a mate in one ply.
+    Win,
+    /// The side to move has lost (its king or lion is gone, the opponent's lion
+    /// made its try, it is mated or has no move where that loses).
+    Loss,
+    Draw,
+    /// The game ends here with this value for the side to move (the leaves of a
+    /// tree given as data).
+    Payoff(Value),
+}
+
+impl Outcome {
+    /// The search value of this end `ply` plies from the root: mates count the
+    /// plies to them, so that a nearer win is worth more.
+    pub const fn value(self, ply: i32) -> Value {
+        match self {
+            Outcome::Win => mate_in(ply + 1),
+            Outcome::Loss => mated_in(ply),
+            Outcome::Draw => DRAW,
+            Outcome::Payoff(v) => v,
+        }
+    }
+}
 
 /// What repeating an earlier position of the line means for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,58 +81,75 @@ pub enum RepetitionStatus {
     Inferior,
 }
 
+impl RepetitionStatus {
+    /// The search value of this repetition `ply` plies from the root, for a game
+    /// whose unit is `unit`: a superior position is worth 30 units, less than any
+    /// mate.
+    pub const fn value(self, ply: i32, unit: Value) -> Value {
+        match self {
+            RepetitionStatus::Draw => DRAW,
+            RepetitionStatus::Win => mate_in(ply),
+            RepetitionStatus::Loss => mated_in(ply),
+            RepetitionStatus::Superior => 30 * unit,
+            RepetitionStatus::Inferior => -30 * unit,
+        }
+    }
+}
+
 pub trait Game: Clone + Send + 'static {
     /// A move. `Default` is "no move".
     type Move: Copy + Eq + Default + Debug + Display + Send + Sync + 'static;
 
-    /// Size of the table [`Game::history_index`] indexes.
-    const HISTORY_SIZE: usize = 1;
-    /// How many values [`Game::continuation_index`] takes.
-    const CONTINUATION_SIZE: usize = 1;
+    /// The value of the game's ordinary unit of material (shogi: a pawn, 100).
+    /// Every margin of the search (futility, aspiration windows, exchange
+    /// thresholds, the worth of a superior repetition) is written in hundredths of
+    /// it, so that the search prunes each game on that game's scale.
+    const UNIT: Value;
 
-    // ---- Required -----------------------------------------------------------
+    // ---- The rules (required) -------------------------------------------------
+
+    fn side_to_move(&self) -> Side;
 
     /// Appends every legal move of the side to move.
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
     fn make_move(&mut self, m: Self::Move);
     /// Takes back `m`, the last move made.
     fn unmake_move(&mut self, m: Self::Move);
-    /// The static value from the side to move's point of view.
+
+    /// Whether the rules end the game here, before any move is generated: a king or
+    /// lion captured, a try, a declaration that wins, a move limit, a board full.
+    /// Every algorithm asks this first at every node, quiescence included, so it
+    /// must be cheap. Having no legal move is not asked here (finding out needs
+    /// the moves): see [`Game::no_moves`].
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// What having no legal move means where [`Game::outcome`] found no end
+    /// (shogi and Dobutsu shogi: a loss).
+    fn no_moves(&self) -> Outcome;
+
+    /// Whether the position repeats one at most `max_plies` earlier in the game
+    /// (the search's line included), and what that means. Games whose positions
+    /// never repeat return `None`.
+    fn repetition(&self, max_plies: usize) -> Option<RepetitionStatus>;
+
+    /// The position's key (side to move included) for the tables, equal for equal
+    /// positions and different otherwise but for rare collisions: a Zobrist hash,
+    /// or any injective encoding mixed into 64 bits.
+    fn key(&self) -> u64;
+
+    /// The static value from the side to move's point of view, within
+    /// ±`value::MATE_IN_MAX_PLY`.
     fn evaluate(&self) -> Value;
 
-    // ---- Terminal positions and hashing --------------------------------------
-
-    /// The value of a position without legal moves, `ply` plies from the root.
-    /// Default: the side to move has lost (shogi, Dobutsu shogi).
-    fn no_moves_value(&self, ply: i32) -> Value {
-        mated_in(ply)
-    }
-
-    /// Whether the side to move can claim a win without moving (shogi's entering-king
-    /// declaration). Searched as a mate at this node.
-    fn can_claim_win(&self) -> bool {
-        false
-    }
-
-    /// Zobrist-style key of the position (side to move included). Games that return
-    /// 0 everywhere simply get no transposition table hits worth speaking of.
-    fn key(&self) -> u64 {
-        0
-    }
-
-    /// Whether an earlier position of the line (at most `max_plies` back) repeats.
-    fn repetition(&self, _max_plies: usize) -> Option<RepetitionStatus> {
-        None
-    }
+    // ---- Tactics: quiescence and move ordering ----------------------------------
 
     fn in_check(&self) -> bool {
         false
     }
 
-    // ---- Staged move generation ------------------------------------------------
-
     /// Tactical moves (captures, and promotions the game thinks worth it) for the
-    /// side to move when not in check. Together with `quiet_moves` the legal moves.
+    /// side to move when not in check: what quiescence search tries. Together with
+    /// `quiet_moves` the legal moves. Default: none (no quiescence).
     fn tactical_moves(&self, _out: &mut Vec<Self::Move>) {}
 
     /// Every legal move not produced by `tactical_moves` (when not in check).
@@ -104,7 +179,8 @@ pub trait Game: Clone + Send + 'static {
         0
     }
 
-    /// Static exchange evaluation: does `m` win at least `threshold`?
+    /// Static exchange evaluation: does `m` win at least `threshold`? Default:
+    /// every move is an even exchange.
     fn see_ge(&self, _m: Self::Move, threshold: Value) -> bool {
         threshold <= 0
     }
@@ -120,10 +196,23 @@ pub trait Game: Clone + Send + 'static {
         out.extend(moves.iter().map(|&m| self.gives_check(m)));
     }
 
-    /// A move that mates at once, if the game can find one cheaply (not in check).
-    fn mate_in_one(&mut self) -> Option<Self::Move> {
-        None
+    /// The move as 32 bits for the tables (0 reserved for "none"). Default: every
+    /// move is stored as none, so the tables keep values but no moves.
+    fn encode_move(_m: Self::Move) -> u32 {
+        0
     }
+
+    /// The move back from 32 bits; legality is checked separately.
+    fn decode_move(_code: u32) -> Self::Move {
+        Self::Move::default()
+    }
+
+    // ---- Heuristics of the PVS engine --------------------------------------------
+
+    /// Size of the table [`Game::history_index`] indexes.
+    const HISTORY_SIZE: usize = 1;
+    /// How many values [`Game::continuation_index`] takes.
+    const CONTINUATION_SIZE: usize = 1;
 
     /// Index of `m` in the history table, below `HISTORY_SIZE` (typically piece × to).
     fn history_index(&self, _m: Self::Move) -> usize {
@@ -137,7 +226,10 @@ pub trait Game: Clone + Send + 'static {
         0
     }
 
-    // ---- Null move -----------------------------------------------------------
+    /// A move that mates at once, if the game can find one cheaply (not in check).
+    fn mate_in_one(&mut self) -> Option<Self::Move> {
+        None
+    }
 
     /// Whether passing is a sound approximation here (not in check, enough material).
     fn null_move_allowed(&self) -> bool {
@@ -145,15 +237,18 @@ pub trait Game: Clone + Send + 'static {
     }
     fn make_null_move(&mut self) {}
     fn unmake_null_move(&mut self) {}
+}
 
-    // ---- Transposition table encoding -----------------------------------------
+/// `hundredths` of the game's unit: the search's margins are written in
+/// hundredths of a pawn and scale with the game.
+#[inline(always)]
+pub const fn units<G: Game>(hundredths: Value) -> Value {
+    hundredths * G::UNIT / 100
+}
 
-    /// The move as 32 bits for the hash table (0 reserved for "none").
-    fn encode_move(_m: Self::Move) -> u32 {
-        0
-    }
-    /// The move back from 32 bits; legality is checked separately.
-    fn decode_move(_code: u32) -> Self::Move {
-        Self::Move::default()
-    }
+/// The end-of-game test every algorithm asks first at every node: the value of
+/// the rules' verdict `ply` plies from the root, if they ended the game here.
+#[inline(always)]
+pub fn rules_end<G: Game>(game: &G, ply: i32) -> Option<Value> {
+    game.outcome().map(|o| o.value(ply))
 }

@@ -1,12 +1,16 @@
 //! Game-generic search. Nothing here knows shogi: a game is seen only through the
 //! [`Game`] trait, and every algorithm is written once against it and
-//! monomorphised, so explicit trees ([`tree::TreeGame`]), Dobutsu shogi and shogi all
-//! run the same code.
+//! monomorphised, so explicit trees ([`tree::TreeGame`]), small games in the
+//! tests and shogi all run the same code.
 //!
+//! - [`game`]: the trait (rules, the end of the game, sides, the value unit;
+//!   tactics; the PVS engine's heuristics).
 //! - [`textbook`]: plain minimax, alpha-beta in max/min form and negamax, with traces.
-//! - [`engine`]: the classical engine — iterative deepening, PVS with aspiration
-//!   windows, transposition table, staged ordering, quiescence, pruning and
-//!   reductions, Lazy SMP threads, MultiPV.
+//! - [`qsearch`]: quiescence search, for any algorithm, in a table of its choice.
+//! - [`engine`]: the engine layer — limits, time control, threads, stop and
+//!   ponder, reports, MultiPV — running any [`engine::Searcher`].
+//! - [`pvs`]: the classical algorithm — PVS with aspiration windows, transposition
+//!   table, staged ordering, pruning, reductions and extensions.
 //! - [`time`]: time management for byoyomi, Fischer increment and sudden death.
 
 pub mod engine;
@@ -14,6 +18,8 @@ pub mod game;
 pub mod history;
 pub mod limits;
 pub mod picker;
+pub mod pvs;
+pub mod qsearch;
 pub mod textbook;
 pub mod time;
 pub mod tree;
@@ -21,6 +27,6 @@ pub mod tt;
 pub mod value;
 
 pub use engine::{Engine, Info, SearchResult};
-pub use game::{Game, RepetitionStatus};
+pub use game::{Game, Outcome, RepetitionStatus, Side};
 pub use limits::Limits;
 pub use value::Value;

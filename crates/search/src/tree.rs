@@ -6,7 +6,7 @@
 //! evaluates to 0 when a depth limit stops there. Moves are child nodes, so a trace's
 //! path names the nodes it went through.
 
-use crate::game::Game;
+use crate::game::{Game, Outcome, RepetitionStatus, Side};
 use crate::value::Value;
 use std::fmt;
 use std::sync::Arc;
@@ -197,6 +197,18 @@ impl Parser<'_> {
 impl Game for TreeGame {
     type Move = TreeMove;
 
+    /// Tree values are plain numbers, read on the scale of shogi's centipawns.
+    const UNIT: Value = 100;
+
+    /// MAX (the root player) is `First`: even depths.
+    fn side_to_move(&self) -> Side {
+        if self.depth().is_multiple_of(2) {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+
     fn legal_moves(&self, out: &mut Vec<TreeMove>) {
         for &c in &self.current().children {
             out.push(self.make_tree_move(c));
@@ -211,6 +223,26 @@ impl Game for TreeGame {
         self.path.pop();
     }
 
+    /// A leaf ends the game with its value.
+    fn outcome(&self) -> Option<Outcome> {
+        self.current().children.is_empty().then(|| Outcome::Payoff(self.evaluate()))
+    }
+
+    /// Never asked: a node without children is a leaf, and `outcome` ends it.
+    fn no_moves(&self) -> Outcome {
+        Outcome::Payoff(self.evaluate())
+    }
+
+    /// A tree has no cycles.
+    fn repetition(&self, _max_plies: usize) -> Option<RepetitionStatus> {
+        None
+    }
+
+    fn key(&self) -> u64 {
+        // Distinct per node.
+        (u64::from(*self.path.last().unwrap_or(&0)) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
     /// Values are written from MAX's side; odd depths are MIN to move.
     fn evaluate(&self) -> Value {
         let v = self.current().value;
@@ -219,16 +251,6 @@ impl Game for TreeGame {
         } else {
             -v
         }
-    }
-
-    /// A leaf is judged by its value, not as a loss.
-    fn no_moves_value(&self, _ply: i32) -> Value {
-        self.evaluate()
-    }
-
-    fn key(&self) -> u64 {
-        // Distinct per node; never 0 so "no entry" stays distinguishable.
-        (u64::from(*self.path.last().unwrap_or(&0)) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 
     fn encode_move(m: TreeMove) -> u32 {

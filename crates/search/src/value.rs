@@ -11,8 +11,6 @@ pub const INFINITE: Value = 32001;
 pub const NONE: Value = 32002;
 pub const MATE_IN_MAX_PLY: Value = MATE - MAX_PLY;
 pub const DRAW: Value = 0;
-/// Same board with more in hand: worth a lot, but less than any mate.
-pub const SUPERIOR: Value = 3000;
 
 #[inline]
 pub const fn mate_in(ply: i32) -> Value {

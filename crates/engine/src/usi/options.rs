@@ -2,6 +2,7 @@
 //! current values, and checked updates from `setoption`.
 
 use super::command::excerpt;
+use search::engine::ALGORITHMS;
 use shogi::EnteringKingRule;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +17,8 @@ pub struct Options {
     pub max_moves_to_draw: u32,
     pub resign_value: i32,
     pub entering_king_rule: EnteringKingRule,
+    /// One of `search::engine::ALGORITHMS`.
+    pub algorithm: &'static str,
 }
 
 impl Default for Options {
@@ -32,6 +35,7 @@ impl Default for Options {
             max_moves_to_draw: 0,
             resign_value: 99999,
             entering_king_rule: EnteringKingRule::Point27,
+            algorithm: ALGORITHMS[0],
         }
     }
 }
@@ -88,6 +92,12 @@ impl Options {
             "option name EnteringKingRule type combo default {default_rule} {}",
             vars.join(" ")
         ));
+        let vars: Vec<String> = ALGORITHMS.iter().map(|n| format!("var {n}")).collect();
+        lines.push(format!(
+            "option name SearchAlgorithm type combo default {} {}",
+            defaults.algorithm,
+            vars.join(" ")
+        ));
         lines
     }
 
@@ -95,7 +105,7 @@ impl Options {
     /// `USI_Hash`, as some GUIs send it).
     fn canonical(name: &str) -> Option<&'static str> {
         let name = if name.eq_ignore_ascii_case("Hash") { "USI_Hash" } else { name };
-        ["USI_Ponder", "EnteringKingRule"]
+        ["USI_Ponder", "EnteringKingRule", "SearchAlgorithm"]
             .into_iter()
             .chain(SPINS.iter().map(|(n, _, _)| *n))
             .find(|n| n.eq_ignore_ascii_case(name))
@@ -123,6 +133,13 @@ impl Options {
                 .find(|(n, _)| n.eq_ignore_ascii_case(value))
                 .ok_or_else(|| format!("unknown EnteringKingRule '{quoted}'"))?;
             self.entering_king_rule = rule.1;
+            return Ok(());
+        }
+        if name == "SearchAlgorithm" {
+            self.algorithm = ALGORITHMS
+                .into_iter()
+                .find(|n| n.eq_ignore_ascii_case(value))
+                .ok_or_else(|| format!("unknown SearchAlgorithm '{quoted}'"))?;
             return Ok(());
         }
         let Some(&(_, min, max)) = SPINS.iter().find(|(n, _, _)| *n == name) else {
@@ -165,6 +182,10 @@ mod tests {
         assert!(o.set("USI_Ponder", Some("true")).is_ok());
         assert!(o.ponder);
         assert!(o.set("USI_Ponder", Some("yes")).is_err());
+        assert!(o.set("SearchAlgorithm", Some("pvs")).is_ok());
+        assert_eq!(o.algorithm, "PVS");
+        assert!(o.set("SearchAlgorithm", Some("MCTS")).is_err());
+        assert_eq!(o.algorithm, "PVS");
     }
 
     #[test]
@@ -198,6 +219,7 @@ mod tests {
             "MaxMovesToDraw",
             "ResignValue",
             "EnteringKingRule",
+            "SearchAlgorithm",
         ] {
             assert!(lines.contains(&format!("option name {name} ")), "{name}");
         }

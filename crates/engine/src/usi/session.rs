@@ -26,7 +26,7 @@ pub struct Session {
     position: Position,
     /// Why there is no position to search: the last `position` had a bad SFEN.
     position_error: Option<String>,
-    engine: Arc<Mutex<Engine>>,
+    engine: Arc<Mutex<Engine<ShogiGame>>>,
     signals: Arc<Signals>,
     /// Set by `gameover`: the running search ends without a `bestmove`.
     silence: Arc<AtomicBool>,
@@ -44,6 +44,8 @@ pub struct Session {
     probe_solver: Arc<Mutex<mate::Solver>>,
     /// The `USI_Hash` the tables were last made for.
     tables_for_mb: usize,
+    /// The `SearchAlgorithm` they were made for.
+    tables_for_algorithm: &'static str,
 }
 
 impl Default for Session {
@@ -93,6 +95,7 @@ impl Session {
         Session {
             engine: Arc::new(Mutex::new(Engine::new(search_mb, options.threads))),
             tables_for_mb: options.hash_mb,
+            tables_for_algorithm: options.algorithm,
             options,
             position: Position::startpos(),
             position_error: None,
@@ -226,10 +229,10 @@ impl Session {
         }
     }
 
-    /// Makes the search's and the probe's tables for `USI_Hash` (no search may be
-    /// running), freeing `go mate`'s. When the memory is not there, the error
-    /// is sent, the tables as they were are kept and `USI_Hash` goes back to
-    /// their size.
+    /// Makes the search's and the probe's tables for `USI_Hash` and
+    /// `SearchAlgorithm` (no search may be running), freeing `go mate`'s. When the
+    /// memory is not there, the error is sent, the tables as they were are kept
+    /// and `USI_Hash` goes back to their size.
     fn make_tables(&mut self) {
         if let Ok(mut slot) = self.mate_slot.lock() {
             *slot = None;
@@ -238,6 +241,10 @@ impl Session {
         let Ok(mut engine) = self.engine.lock() else {
             return;
         };
+        if let Err(e) = engine.set_algorithm(self.options.algorithm) {
+            error(e);
+        }
+        self.tables_for_algorithm = engine.algorithm();
         if let Err(e) = engine.try_set_hash_mb(search_mb) {
             error(format!(
                 "USI_Hash {}: {e}; keeping USI_Hash {}",
@@ -274,7 +281,9 @@ impl Session {
             send(&bestmove_line(&Answer::Resign));
             return;
         }
-        if self.tables_for_mb != self.options.hash_mb {
+        if self.tables_for_mb != self.options.hash_mb
+            || self.tables_for_algorithm != self.options.algorithm
+        {
             // `setoption` without the `isready` a GUI sends: make them now.
             self.make_tables();
         }
@@ -390,7 +399,7 @@ fn probe_for_mate(
 
 /// Runs one search on the search thread and decides the answer.
 fn think(
-    engine: &Mutex<Engine>,
+    engine: &Mutex<Engine<ShogiGame>>,
     game: &ShogiGame,
     limits: &Limits,
     signals: &Signals,

@@ -99,10 +99,6 @@ impl<'a> Control<'a> {
         self.pondering
     }
 
-    pub fn elapsed(&self) -> Duration {
-        self.start.elapsed()
-    }
-
     /// Past the hard limit: stop now, mid-iteration.
     pub fn must_stop(&mut self) -> bool {
         if self.signals.stopped() {

@@ -1,24 +1,34 @@
-//! The classical engine: iterative deepening over a PVS search with aspiration
-//! windows, one shared transposition table, and Lazy SMP helper threads that search
-//! the same root with slightly different depths and fill the table for each other.
+//! The engine layer: everything around an algorithm that makes it play — limits,
+//! time control, threads, `stop` and `ponderhit`, `info` reports, MultiPV, the
+//! answer — for any algorithm that implements [`Searcher`].
+//!
+//! The layer runs iterations (a depth for PVS, a threshold for ABC): in each, the
+//! main thread's [`SearchThread`] searches the MultiPV lines one after another and
+//! the layer reports them, then decides from the clock and the stability of the
+//! best move whether another iteration is worth starting. Helper threads (Lazy SMP)
+//! run the same iterations on their own copies of the root, odd helpers one
+//! iteration further; they share what the algorithm shares between its threads
+//! (PVS: the transposition table), and their only product is what they leave there.
 
+mod context;
 mod control;
-mod iterate;
-mod worker;
+mod driver;
 
+pub use context::ThreadContext;
 pub use control::Signals;
-pub use worker::RootMove;
 
 use crate::game::Game;
 use crate::limits::Limits;
+use crate::pvs::Pvs;
 use crate::time::TimeOptions;
-use crate::tt::{AllocError, Bound, TranspositionTable};
-use crate::value::Value;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+pub use crate::tt::AllocError;
+use crate::tt::Bound;
+use crate::value::{Value, INFINITE};
 
 /// One search report: a line of `info` in USI terms.
 #[derive(Clone, Debug)]
 pub struct Info<M> {
+    /// The iteration: a depth in plies (PVS), a threshold (ABC).
     pub depth: i32,
     pub seldepth: i32,
     /// 1-based line number (MultiPV).
@@ -48,43 +58,276 @@ pub struct SearchResult<M> {
     pub root_moves: Vec<RootMove<M>>,
 }
 
-/// A node counter alone on its cache line, so threads do not slow each other.
-#[repr(align(64))]
-#[derive(Default)]
-pub(crate) struct PaddedCounter(pub AtomicU64);
-
-/// What all search threads share.
-pub(crate) struct Shared {
-    tt: TranspositionTable,
-    stop: AtomicBool,
-    nodes: Vec<PaddedCounter>,
+/// A root move with what the latest iterations said about it.
+#[derive(Clone, Debug)]
+pub struct RootMove<M> {
+    pub mv: M,
+    /// This iteration's value (`-INFINITE`: not searched yet, or failed low).
+    pub score: Value,
+    pub previous_score: Value,
+    pub bound: Option<Bound>,
+    pub pv: Vec<M>,
+    pub seldepth: i32,
 }
 
-impl Shared {
-    pub fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
+impl<M: Copy> RootMove<M> {
+    pub fn new(mv: M) -> RootMove<M> {
+        RootMove {
+            mv,
+            score: -INFINITE,
+            previous_score: -INFINITE,
+            bound: None,
+            pv: vec![mv],
+            seldepth: 0,
+        }
+    }
+
+    /// The best known value: this iteration's when it has one.
+    pub fn display_score(&self) -> Value {
+        if self.score == -INFINITE {
+            self.previous_score
+        } else {
+            self.score
+        }
     }
 }
 
-/// The engine: keeps the transposition table between searches.
-pub struct Engine {
-    tt: Option<TranspositionTable>,
-    hash_mb: usize,
+/// The root moves of one thread, and where the current iteration stands.
+#[derive(Clone, Debug)]
+pub struct RootMoves<M> {
+    /// Best first once an iteration has sorted them.
+    pub moves: Vec<RootMove<M>>,
+    /// The MultiPV line being searched: the moves before it are this iteration's
+    /// better lines, settled; the search looks at `moves[pv_idx..]`.
+    pub pv_idx: usize,
+    /// How often the best move changed (decays by half each iteration): the main
+    /// thread's measure of instability, which stretches the time.
+    pub best_move_changes: f64,
+}
+
+impl<M: Copy> RootMoves<M> {
+    pub fn new(moves: Vec<M>) -> RootMoves<M> {
+        RootMoves {
+            moves: moves.into_iter().map(RootMove::new).collect(),
+            pv_idx: 0,
+            best_move_changes: 0.0,
+        }
+    }
+
+    /// Before an iteration: this iteration's values become the previous ones.
+    pub fn start_iteration(&mut self) {
+        for rm in &mut self.moves {
+            if rm.score != -INFINITE {
+                rm.previous_score = rm.score;
+            }
+            rm.score = -INFINITE;
+        }
+    }
+}
+
+/// A reaction to a line that turned out to be only a bound (an aspiration
+/// window failed): the engine layer may report it at once.
+pub type BoundReport<'r, M> = &'r mut dyn FnMut(&RootMoves<M>, Bound);
+
+/// An algorithm the engine layer can run. It owns what its threads share (its
+/// tables, kept from search to search and sized by `USI_Hash`) and makes each
+/// thread's search.
+pub trait Searcher<G: Game>: Send + Sync + 'static {
+    /// One thread's search, borrowing what the threads share.
+    type Thread<'s>: SearchThread<'s, G>
+    where
+        Self: 's;
+
+    /// The name the `SearchAlgorithm` option gives it.
+    fn name(&self) -> &'static str;
+
+    /// The tables' size in MiB, as asked for.
+    fn hash_mb(&self) -> usize;
+
+    /// Makes the tables `mb` MiB in all (cleared) unless they are that size
+    /// already. On error the tables are as before (or released where the old ones
+    /// had to go to make room and could not be made again).
+    fn set_hash_mb(&mut self, mb: usize) -> Result<(), AllocError>;
+
+    /// Whether the tables are allocated.
+    fn has_tables(&self) -> bool;
+
+    /// Frees the tables, for another search to use the memory; the next
+    /// [`Searcher::set_hash_mb`] or search makes them anew.
+    fn release_tables(&mut self);
+
+    /// Has the tables' memory handed out now rather than during the next search.
+    fn touch_tables(&self);
+
+    /// Forgets everything learnt (a new game).
+    fn clear(&mut self);
+
+    /// Called before each search: makes tables that were released (on the
+    /// smallest size where the memory is short) and ages what is stored.
+    fn prepare(&mut self);
+
+    /// Permille of the tables in use.
+    fn hashfull(&self) -> u32;
+
+    /// The search of one thread (`ctx.id` 0: the main thread) from `root`.
+    fn thread<'s>(&'s self, root: G, ctx: ThreadContext<'s>) -> Self::Thread<'s>;
+
+    /// A reply to expect after `best` when the best line stops at it (for
+    /// pondering), if the algorithm knows one.
+    fn ponder_hint(&self, _root: &G, _best: G::Move) -> Option<G::Move> {
+        None
+    }
+}
+
+/// One thread's search: the algorithm's per-thread state and its context.
+pub trait SearchThread<'s, G: Game> {
+    fn context(&mut self) -> &mut ThreadContext<'s>;
+
+    /// Searches line `roots.pv_idx` for `iteration`: gives each of
+    /// `roots.moves[pv_idx..]` that it searched its value, bound, line and
+    /// seldepth (`-INFINITE` for those it did not or that failed low), and leaves
+    /// them sorted best first. When stopped midway the values it gave are kept
+    /// only where better than what the layer knew. `on_bound`, when given, hears
+    /// of every intermediate result that is only a bound.
+    fn search_line(
+        &mut self,
+        roots: &mut RootMoves<G::Move>,
+        iteration: i32,
+        on_bound: Option<BoundReport<'_, G::Move>>,
+    );
+}
+
+/// The algorithms `SearchAlgorithm` can name.
+pub const ALGORITHMS: [&str; 1] = ["PVS"];
+
+/// An algorithm name that is not in [`ALGORITHMS`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownAlgorithm(pub String);
+
+impl std::fmt::Display for UnknownAlgorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown search algorithm '{}' (known: {})", self.0, ALGORITHMS.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownAlgorithm {}
+
+/// A [`Searcher`] behind a pointer, so that the algorithm can be chosen at run
+/// time; the search itself is monomorphised for it.
+trait AnySearcher<G: Game>: Send {
+    fn name(&self) -> &'static str;
+    fn hash_mb(&self) -> usize;
+    fn set_hash_mb(&mut self, mb: usize) -> Result<(), AllocError>;
+    fn has_tables(&self) -> bool;
+    fn release_tables(&mut self);
+    fn touch_tables(&self);
+    fn clear(&mut self);
+    fn run(
+        &mut self,
+        root: &G,
+        limits: &Limits,
+        signals: &Signals,
+        threads: usize,
+        time_options: TimeOptions,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> SearchResult<G::Move>;
+}
+
+impl<G: Game, S: Searcher<G>> AnySearcher<G> for S {
+    fn name(&self) -> &'static str {
+        Searcher::name(self)
+    }
+    fn hash_mb(&self) -> usize {
+        Searcher::hash_mb(self)
+    }
+    fn set_hash_mb(&mut self, mb: usize) -> Result<(), AllocError> {
+        Searcher::set_hash_mb(self, mb)
+    }
+    fn has_tables(&self) -> bool {
+        Searcher::has_tables(self)
+    }
+    fn release_tables(&mut self) {
+        Searcher::release_tables(self)
+    }
+    fn touch_tables(&self) {
+        Searcher::touch_tables(self)
+    }
+    fn clear(&mut self) {
+        Searcher::clear(self)
+    }
+    fn run(
+        &mut self,
+        root: &G,
+        limits: &Limits,
+        signals: &Signals,
+        threads: usize,
+        time_options: TimeOptions,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> SearchResult<G::Move> {
+        driver::run(self, root, limits, signals, threads, time_options, report)
+    }
+}
+
+/// The algorithm `name` (one of [`ALGORITHMS`]), its tables not made yet.
+fn searcher_named<G: Game>(name: &str, hash_mb: usize) -> Box<dyn AnySearcher<G>> {
+    debug_assert_eq!(name, ALGORITHMS[0]);
+    Box::new(Pvs::without_tables(hash_mb))
+}
+
+/// The engine: one algorithm (PVS unless told otherwise) with its tables kept
+/// between searches, the number of threads, and the time options.
+pub struct Engine<G: Game> {
+    searcher: Box<dyn AnySearcher<G>>,
     threads: usize,
     pub time_options: TimeOptions,
 }
 
-impl Engine {
-    pub fn new(hash_mb: usize, threads: usize) -> Engine {
+impl<G: Game> Engine<G> {
+    /// PVS with a table of `hash_mb` MiB.
+    ///
+    /// # Panics
+    /// When the memory cannot be had; see [`Engine::try_set_hash_mb`].
+    pub fn new(hash_mb: usize, threads: usize) -> Engine<G> {
+        let mut pvs = Pvs::without_tables(hash_mb);
+        if let Err(e) = Searcher::<G>::set_hash_mb(&mut pvs, hash_mb) {
+            panic!("{e}");
+        }
+        Engine::with_searcher(pvs, threads)
+    }
+
+    /// An engine running `searcher`.
+    pub fn with_searcher(searcher: impl Searcher<G>, threads: usize) -> Engine<G> {
         Engine {
-            tt: Some(TranspositionTable::new(hash_mb)),
-            hash_mb,
+            searcher: Box::new(searcher),
             threads: threads.max(1),
             time_options: TimeOptions::default(),
         }
     }
 
-    /// Resizes the table (and clears it) when the size changes.
+    /// The algorithm's name (one of [`ALGORITHMS`]).
+    pub fn algorithm(&self) -> &'static str {
+        self.searcher.name()
+    }
+
+    /// Switches to the algorithm `name` (any letter case) unless it runs already.
+    /// The old algorithm's tables are freed; the new one's are made at the next
+    /// [`Engine::try_set_hash_mb`] (or search), for the same size.
+    pub fn set_algorithm(&mut self, name: &str) -> Result<(), UnknownAlgorithm> {
+        let known = ALGORITHMS
+            .iter()
+            .find(|a| a.eq_ignore_ascii_case(name))
+            .ok_or_else(|| UnknownAlgorithm(name.to_string()))?;
+        if *known == self.algorithm() {
+            return Ok(());
+        }
+        let hash_mb = self.searcher.hash_mb();
+        self.searcher.release_tables();
+        self.searcher = searcher_named(known, hash_mb);
+        Ok(())
+    }
+
+    /// Resizes the tables (and clears them) when the size changes, or makes them
+    /// when they were released.
     ///
     /// # Panics
     /// When the memory cannot be had; see [`Engine::try_set_hash_mb`].
@@ -94,55 +337,31 @@ impl Engine {
         }
     }
 
-    /// Makes the table `mb` MiB (cleared) unless it is that size already. On error
-    /// the table is as before. The old table is freed first where the new one
-    /// could not be had beside it.
+    /// Makes the tables `mb` MiB (cleared) unless they are that size already. On
+    /// error the tables are as before.
     pub fn try_set_hash_mb(&mut self, mb: usize) -> Result<(), AllocError> {
-        if mb == self.hash_mb && self.tt.is_some() {
-            return Ok(());
-        }
-        let table = match TranspositionTable::try_new(mb) {
-            Ok(t) => t,
-            Err(e) => {
-                // Perhaps only together with the old one it does not fit.
-                let old = self.tt.take();
-                drop(old);
-                match TranspositionTable::try_new(mb) {
-                    Ok(t) => t,
-                    Err(_) => {
-                        self.tt = TranspositionTable::try_new(self.hash_mb).ok();
-                        return Err(e);
-                    }
-                }
-            }
-        };
-        self.tt = Some(table);
-        self.hash_mb = mb;
-        Ok(())
+        self.searcher.set_hash_mb(mb)
     }
 
-    /// Has the table's memory handed out now rather than during the next
-    /// searches (see [`TranspositionTable::touch_pages`]).
+    /// Has the tables' memory handed out now rather than during the next searches.
     pub fn touch_table(&self) {
-        if let Some(tt) = &self.tt {
-            tt.touch_pages();
-        }
+        self.searcher.touch_tables();
     }
 
-    /// The table's size in MiB, as asked for.
+    /// The tables' size in MiB, as asked for.
     pub fn hash_mb(&self) -> usize {
-        self.hash_mb
+        self.searcher.hash_mb()
     }
 
-    /// Whether the table is allocated (see [`Engine::release_table`]).
+    /// Whether the tables are allocated (see [`Engine::release_table`]).
     pub fn has_table(&self) -> bool {
-        self.tt.is_some()
+        self.searcher.has_tables()
     }
 
-    /// Frees the table, for another search to use the memory; the next
-    /// [`Engine::try_set_hash_mb`] (or search) makes it anew.
+    /// Frees the tables, for another search to use the memory; the next
+    /// [`Engine::try_set_hash_mb`] (or search) makes them anew.
     pub fn release_table(&mut self) {
-        self.tt = None;
+        self.searcher.release_tables();
     }
 
     pub fn set_threads(&mut self, threads: usize) {
@@ -155,38 +374,21 @@ impl Engine {
 
     /// Forgets everything learnt (a new game).
     pub fn clear(&mut self) {
-        if let Some(tt) = self.tt.as_mut() {
-            tt.clear();
-        }
+        self.searcher.clear();
     }
 
     /// Searches `root` within `limits`, calling `report` (on this thread) with
     /// progress. Returns when the limits are reached or `signals` says stop; while
-    /// pondering or `infinite`, not before `stop` (or `ponderhit`).
-    pub fn search<G: Game>(
+    /// pondering or `infinite`, not before `stop` (or `ponderhit`). The root is
+    /// searched as the game goes on there: the caller decides whether the game has
+    /// ended before it asks for a move.
+    pub fn search(
         &mut self,
         root: &G,
         limits: &Limits,
         signals: &Signals,
         report: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
-        // Without a table (released, or the memory was short), a search still
-        // runs: on the smallest table rather than none.
-        let tt = match self.tt.take() {
-            Some(tt) => tt,
-            None => TranspositionTable::try_new(self.hash_mb)
-                .or_else(|_| TranspositionTable::try_new(1))
-                .unwrap_or_else(|e| panic!("{e}")),
-        };
-        let shared = Shared {
-            tt,
-            stop: AtomicBool::new(false),
-            nodes: (0..self.threads).map(|_| PaddedCounter::default()).collect(),
-        };
-        shared.tt.new_search();
-        let result =
-            iterate::run(root, limits, signals, &shared, self.threads, self.time_options, report);
-        self.tt = Some(shared.tt);
-        result
+        self.searcher.run(root, limits, signals, self.threads, self.time_options, report)
     }
 }

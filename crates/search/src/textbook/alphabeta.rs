@@ -1,7 +1,7 @@
 //! Alpha-beta in max/min form (seed 001, list 1): a MAX function and a MIN function
 //! calling each other, values always from MAX's (the root player's) side.
 
-use super::{set_pv, CutKind, Outcome, Tracer, Walk};
+use super::{set_pv, CutKind, TextbookResult, Tracer, Walk};
 use crate::game::Game;
 use crate::value::Value;
 
@@ -12,20 +12,19 @@ pub fn alphabeta<G: Game, T: Tracer<G::Move>>(
     alpha: Value,
     beta: Value,
     tracer: &mut T,
-) -> Outcome<G::Move> {
+) -> TextbookResult<G::Move> {
     let mut walk = Walk { game: game.clone(), path: Vec::new(), nodes: 0, tracer };
     let mut pv = Vec::new();
     let value = max_node(&mut walk, depth, alpha, beta, &mut pv);
-    Outcome { value, pv, nodes: walk.nodes }
+    TextbookResult { value, pv, nodes: walk.nodes }
 }
 
-/// The static value at a leaf, from MAX's side.
+/// The value of a leaf from MAX's side, `v` from the side to move's.
 fn leaf_value<G: Game, T: Tracer<G::Move>>(
     walk: &mut Walk<'_, G, T>,
-    depth: u32,
+    v: Value,
     is_max: bool,
 ) -> Value {
-    let v = if depth == 0 { walk.game.evaluate() } else { walk.game.no_moves_value(walk.ply()) };
     let v = if is_max { v } else { -v };
     walk.leave(v, true);
     v
@@ -39,9 +38,9 @@ fn max_node<G: Game, T: Tracer<G::Move>>(
     pv: &mut Vec<G::Move>,
 ) -> Value {
     walk.enter(Some((alpha, beta)));
-    let moves = if depth == 0 { Vec::new() } else { walk.moves() };
-    if moves.is_empty() {
-        return leaf_value(walk, depth, true);
+    let mut moves = Vec::new();
+    if let Some(v) = walk.leaf(depth, &mut moves) {
+        return leaf_value(walk, v, true);
     }
     let mut m_value = alpha;
     let mut child_pv = Vec::new();
@@ -73,9 +72,9 @@ fn min_node<G: Game, T: Tracer<G::Move>>(
     pv: &mut Vec<G::Move>,
 ) -> Value {
     walk.enter(Some((alpha, beta)));
-    let moves = if depth == 0 { Vec::new() } else { walk.moves() };
-    if moves.is_empty() {
-        return leaf_value(walk, depth, false);
+    let mut moves = Vec::new();
+    if let Some(v) = walk.leaf(depth, &mut moves) {
+        return leaf_value(walk, v, false);
     }
     let mut m_value = beta;
     let mut child_pv = Vec::new();

@@ -1,6 +1,6 @@
 //! Plain minimax: every node to the given depth, no pruning.
 
-use super::{set_pv, Outcome, Tracer, Walk};
+use super::{set_pv, TextbookResult, Tracer, Walk};
 use crate::game::Game;
 use crate::value::Value;
 
@@ -9,11 +9,11 @@ pub fn minimax<G: Game, T: Tracer<G::Move>>(
     game: &G,
     depth: u32,
     tracer: &mut T,
-) -> Outcome<G::Move> {
+) -> TextbookResult<G::Move> {
     let mut walk = Walk { game: game.clone(), path: Vec::new(), nodes: 0, tracer };
     let mut pv = Vec::new();
     let value = node(&mut walk, depth, true, &mut pv);
-    Outcome { value, pv, nodes: walk.nodes }
+    TextbookResult { value, pv, nodes: walk.nodes }
 }
 
 fn node<G: Game, T: Tracer<G::Move>>(
@@ -25,10 +25,8 @@ fn node<G: Game, T: Tracer<G::Move>>(
     walk.enter(None);
     // The game speaks for the side to move; MIN's view is the negation.
     let sign = if is_max { 1 } else { -1 };
-    let moves = if depth == 0 { Vec::new() } else { walk.moves() };
-    if moves.is_empty() {
-        let v =
-            if depth == 0 { walk.game.evaluate() } else { walk.game.no_moves_value(walk.ply()) };
+    let mut moves = Vec::new();
+    if let Some(v) = walk.leaf(depth, &mut moves) {
         walk.leave(sign * v, true);
         return sign * v;
     }

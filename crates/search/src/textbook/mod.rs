@@ -15,12 +15,12 @@ pub use minimax::minimax;
 pub use negamax::negamax;
 pub use trace::{format_trace, CutKind, NoTrace, TraceEvent, Tracer};
 
-use crate::game::Game;
+use crate::game::{rules_end, Game};
 use crate::value::Value;
 
 /// The result of a textbook search.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome<M> {
+pub struct TextbookResult<M> {
     /// From the root player's point of view.
     pub value: Value,
     /// The best line found (first move first).
@@ -38,10 +38,20 @@ pub(crate) struct Walk<'t, G: Game, T: Tracer<G::Move>> {
 }
 
 impl<G: Game, T: Tracer<G::Move>> Walk<'_, G, T> {
-    pub fn moves(&self) -> Vec<G::Move> {
-        let mut moves = Vec::new();
-        self.game.legal_moves(&mut moves);
-        moves
+    /// The value of a leaf from the side to move's point of view, or `None` at an
+    /// inner node: the rules' end of the game first (as in every algorithm), then
+    /// the horizon (`depth` 0: the static value), then a position without moves.
+    /// `moves` is filled at inner nodes.
+    pub fn leaf(&mut self, depth: u32, moves: &mut Vec<G::Move>) -> Option<Value> {
+        if let Some(v) = rules_end(&self.game, self.ply()) {
+            return Some(v);
+        }
+        if depth == 0 {
+            return Some(self.game.evaluate());
+        }
+        moves.clear();
+        self.game.legal_moves(moves);
+        moves.is_empty().then(|| self.game.no_moves().value(self.ply()))
     }
 
     pub fn enter(&mut self, window: Option<(Value, Value)>) {

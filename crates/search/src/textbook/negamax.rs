@@ -1,7 +1,7 @@
 //! Negamax (seed 001, list 2): one function, the window and the value negated at
 //! every ply, so each node sees values from its own side to move.
 
-use super::{set_pv, CutKind, Outcome, Tracer, Walk};
+use super::{set_pv, CutKind, TextbookResult, Tracer, Walk};
 use crate::game::Game;
 use crate::value::Value;
 
@@ -13,11 +13,11 @@ pub fn negamax<G: Game, T: Tracer<G::Move>>(
     a: Value,
     b: Value,
     tracer: &mut T,
-) -> Outcome<G::Move> {
+) -> TextbookResult<G::Move> {
     let mut walk = Walk { game: game.clone(), path: Vec::new(), nodes: 0, tracer };
     let mut pv = Vec::new();
     let value = node(&mut walk, depth, a, b, &mut pv);
-    Outcome { value, pv, nodes: walk.nodes }
+    TextbookResult { value, pv, nodes: walk.nodes }
 }
 
 fn node<G: Game, T: Tracer<G::Move>>(
@@ -28,10 +28,8 @@ fn node<G: Game, T: Tracer<G::Move>>(
     pv: &mut Vec<G::Move>,
 ) -> Value {
     walk.enter(Some((a, b)));
-    let moves = if depth == 0 { Vec::new() } else { walk.moves() };
-    if moves.is_empty() {
-        let v =
-            if depth == 0 { walk.game.evaluate() } else { walk.game.no_moves_value(walk.ply()) };
+    let mut moves = Vec::new();
+    if let Some(v) = walk.leaf(depth, &mut moves) {
         walk.leave(v, true);
         return v;
     }

@@ -1,0 +1,222 @@
+//! One PVS thread: its position, its move-ordering memory, its lines and move
+//! storage per ply, and its link to the engine layer.
+
+use crate::engine::{BoundReport, RootMoves, SearchThread, ThreadContext};
+use crate::game::Game;
+use crate::history::{ContinuationHistory, ContinuationRow, History, Killers, QuietStats};
+use crate::picker::MoveBuffers;
+use crate::qsearch::{qsearch, QsHost};
+use crate::tt::TranspositionTable;
+use crate::value::*;
+
+/// What the search keeps about each ply of the current line.
+#[derive(Clone, Copy)]
+pub(super) struct Frame {
+    pub static_eval: Value,
+    /// The move into this ply was a null move.
+    pub after_null: bool,
+    /// The `continuation_index` of the move into this ply (`NO_MOVE`: root or null).
+    pub moved: usize,
+}
+
+pub(super) const NO_MOVE: usize = usize::MAX;
+
+impl Default for Frame {
+    fn default() -> Frame {
+        Frame { static_eval: NONE, after_null: false, moved: NO_MOVE }
+    }
+}
+
+pub struct Worker<'s, G: Game> {
+    pub(super) game: G,
+    pub(super) tt: &'s TranspositionTable,
+    pub(super) ctx: ThreadContext<'s>,
+    pub(super) seldepth: i32,
+    pub(super) killers: Killers<G::Move>,
+    pub(super) history: History,
+    pub(super) continuation: ContinuationHistory,
+    /// The line found from each ply.
+    pub(super) pv: Vec<Vec<G::Move>>,
+    /// Per ply, the move a singular-extension search leaves out (default: none).
+    pub(super) excluded: Vec<G::Move>,
+    pub(super) buffers: Vec<MoveBuffers<G::Move>>,
+    pub(super) stack: Vec<Frame>,
+    /// The iteration's depth: extensions stop at twice this ply.
+    pub(super) root_depth: i32,
+    reductions: Vec<[u8; 64]>,
+}
+
+impl<'s, G: Game> Worker<'s, G> {
+    pub(super) fn new(game: G, tt: &'s TranspositionTable, ctx: ThreadContext<'s>) -> Self {
+        let plies = MAX_PLY as usize + 8;
+        let reductions = (0..64)
+            .map(|d| {
+                let mut row = [0u8; 64];
+                for (n, r) in row.iter_mut().enumerate() {
+                    if d > 0 && n > 0 {
+                        *r = (0.5 + (d as f64).ln() * (n as f64).ln() / 2.2) as u8;
+                    }
+                }
+                row
+            })
+            .collect();
+        Worker {
+            game,
+            tt,
+            ctx,
+            seldepth: 0,
+            killers: Killers::new(),
+            history: History::new(G::HISTORY_SIZE),
+            continuation: ContinuationHistory::new(G::CONTINUATION_SIZE),
+            pv: vec![Vec::new(); plies],
+            excluded: vec![G::Move::default(); plies],
+            buffers: (0..plies).map(|_| MoveBuffers::warm()).collect(),
+            stack: vec![Frame::default(); plies],
+            root_depth: 1,
+            reductions,
+        }
+    }
+
+    #[inline]
+    pub(super) fn stopped(&self) -> bool {
+        self.ctx.stopped()
+    }
+
+    /// The late-move reduction for the `move_count`th move at `depth`.
+    pub(super) fn reduction(&self, depth: i32, move_count: usize) -> i32 {
+        i32::from(self.reductions[(depth as usize).min(63)][move_count.min(63)])
+    }
+
+    /// The continuation rows for moves at `ply`: after the opponent's last move and
+    /// after our own move before it.
+    pub(super) fn continuation_rows(&self, ply: usize) -> [ContinuationRow; 2] {
+        let row = |distance: usize| {
+            let moved =
+                if ply >= distance { self.stack[ply + 1 - distance].moved } else { NO_MOVE };
+            if moved == NO_MOVE {
+                None
+            } else {
+                self.continuation.row(distance, ply, moved)
+            }
+        };
+        [row(1), row(2)]
+    }
+
+    /// What quiet moves are ordered and reduced by, in the context `rows`.
+    pub(super) fn stats(&self, rows: [ContinuationRow; 2]) -> QuietStats<'_> {
+        QuietStats { history: &self.history, continuation: &self.continuation, rows }
+    }
+
+    pub(super) fn update_pv(&mut self, ply: usize, m: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Rewards the quiet move `m` that cut at `ply` and punishes the quiet moves
+    /// tried before it.
+    pub(super) fn reward_quiet(
+        &mut self,
+        ply: usize,
+        m: G::Move,
+        depth: i32,
+        rows: [ContinuationRow; 2],
+        tried: &[G::Move],
+    ) {
+        self.killers.update(ply, m);
+        let bonus = History::bonus(depth);
+        self.reward(m, rows, bonus);
+        for &q in tried {
+            self.reward(q, rows, -bonus);
+        }
+    }
+
+    fn reward(&mut self, m: G::Move, rows: [ContinuationRow; 2], bonus: i32) {
+        self.history.update(self.game.history_index(m), bonus);
+        let index = self.game.continuation_index(m);
+        for row in rows {
+            self.continuation.update(row, index, bonus);
+        }
+    }
+
+    /// The quiescence search from `ply`, in this thread's table.
+    #[inline]
+    pub(super) fn qsearch<const PV: bool>(
+        &mut self,
+        alpha: Value,
+        beta: Value,
+        ply: usize,
+    ) -> Value {
+        qsearch::<G, Self, PV>(self, alpha, beta, ply, 0)
+    }
+}
+
+impl<G: Game> QsHost<G> for Worker<'_, G> {
+    #[inline(always)]
+    fn game(&self) -> &G {
+        &self.game
+    }
+
+    #[inline(always)]
+    fn game_mut(&mut self) -> &mut G {
+        &mut self.game
+    }
+
+    #[inline(always)]
+    fn enter_node(&mut self, ply: usize) {
+        self.ctx.count_node();
+        self.seldepth = self.seldepth.max(ply as i32);
+    }
+
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        self.ctx.stopped()
+    }
+
+    #[inline(always)]
+    fn table(&self) -> &TranspositionTable {
+        self.tt
+    }
+
+    #[inline(always)]
+    fn quiet_stats(&self) -> QuietStats<'_> {
+        self.stats([None; 2])
+    }
+
+    #[inline(always)]
+    fn take_buffers(&mut self, ply: usize) -> MoveBuffers<G::Move> {
+        std::mem::take(&mut self.buffers[ply])
+    }
+
+    #[inline(always)]
+    fn give_back_buffers(&mut self, ply: usize, buffers: MoveBuffers<G::Move>) {
+        self.buffers[ply] = buffers;
+    }
+
+    #[inline(always)]
+    fn clear_line(&mut self, ply: usize) {
+        self.pv[ply].clear();
+    }
+
+    #[inline(always)]
+    fn extend_line(&mut self, ply: usize, m: G::Move) {
+        self.update_pv(ply, m);
+    }
+}
+
+impl<'s, G: Game> SearchThread<'s, G> for Worker<'s, G> {
+    fn context(&mut self) -> &mut ThreadContext<'s> {
+        &mut self.ctx
+    }
+
+    fn search_line(
+        &mut self,
+        roots: &mut RootMoves<G::Move>,
+        depth: i32,
+        on_bound: Option<BoundReport<'_, G::Move>>,
+    ) {
+        self.aspiration(roots, depth, on_bound);
+    }
+}
