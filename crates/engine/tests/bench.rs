@@ -22,3 +22,13 @@ fn the_bench_signature_is_stable() {
     assert!(first > 1000);
     assert_eq!(first, bench_nodes("6"));
 }
+
+/// **Regression pin.** The node total of `kyobo bench` (depth 10, 16 MB) is the
+/// signature of the search and the evaluation: any change to either changes it.
+/// A change that means to keep the tree (a refactoring, a speed-up) must leave it
+/// as it is; one that means to change the tree updates this number deliberately,
+/// and its commit message gives the new total.
+#[test]
+fn regression_pin_bench_signature() {
+    assert_eq!(bench_nodes("10"), 769_370);
+}

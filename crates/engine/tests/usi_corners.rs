@@ -167,3 +167,37 @@ fn go_nodes_is_obeyed() {
     assert!(last >= 1000, "{last}");
     gui.quit();
 }
+
+/// `ResignValue`: a side this many centipawns down resigns; by default (99999)
+/// it plays on.
+#[test]
+fn resign_value_is_obeyed() {
+    // White's bare king against a rook and two golds: about 40 pawns down.
+    let sfen = "4k4/9/9/9/9/9/9/8R/4K4 w 2G 1";
+    let mut gui = Gui::start();
+    gui.handshake();
+    gui.send(&format!("position sfen {sfen}"));
+    gui.send("go depth 4");
+    assert_legal(&Position::from_sfen(sfen).unwrap(), &gui.expect("bestmove", SECS * 5));
+    gui.send("setoption name ResignValue value 1000");
+    gui.send("go depth 4");
+    assert_eq!(gui.expect("bestmove", SECS * 5), "bestmove resign");
+    gui.quit();
+}
+
+/// A declaration that wins is answered with `bestmove win` when a ponder search
+/// is released: not before `ponderhit` (or `stop`), and at once after it.
+#[test]
+fn a_declaration_during_ponder_waits_for_the_ponderhit() {
+    let mut gui = Gui::start();
+    gui.handshake();
+    for release in ["ponderhit", "stop"] {
+        gui.send(&format!("position sfen {DECLARABLE}"));
+        gui.send("go ponder btime 0 wtime 0 byoyomi 200");
+        let early = gui.drain(Duration::from_millis(300));
+        assert!(early.iter().all(|l| !l.starts_with("bestmove")), "{early:?}");
+        gui.send(release);
+        assert_eq!(gui.expect("bestmove", SECS * 2), "bestmove win", "after {release}");
+    }
+    gui.quit();
+}

@@ -241,6 +241,26 @@ impl TranspositionTable {
 mod tests {
     use super::*;
 
+    /// **Regression pin** of the layout in the module doc: a bucket is one cache
+    /// line of four entries, and each field keeps its bits. Changing the layout
+    /// updates this test deliberately.
+    #[test]
+    fn regression_pin_entry_layout() {
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(std::mem::align_of::<Bucket>(), 64);
+        let data = pack(0xdead_beef, -2, 5, Bound::Lower, 3);
+        assert_eq!(data & 0xffff_ffff, 0xdead_beef);
+        assert_eq!((data >> 32) & 0xffff, 0xfffe);
+        assert_eq!((data >> 48) & 0xff, (5 + DEPTH_OFFSET) as u64);
+        assert_eq!((data >> 56) & 3, Bound::Lower as u64);
+        assert_eq!(data >> 58, 3);
+        let (e, generation) = unpack(data).expect("a bound is set");
+        assert_eq!(
+            (e.mv, e.value, e.depth, e.bound, generation),
+            (0xdead_beef, -2, 5, Bound::Lower, 3)
+        );
+    }
+
     #[test]
     fn a_table_too_large_for_memory_is_an_error() {
         assert_eq!(
