@@ -36,6 +36,16 @@ impl ShogiGame {
         self.pos.declaration(self.entering_king_rule) == Some(Declaration::Win)
     }
 
+    /// Whether the side to move is checkmated.
+    fn is_mated(&self) -> bool {
+        if !self.pos.in_check() {
+            return false;
+        }
+        let mut evasions = MoveList::new();
+        generate_evasions(&self.pos, &mut evasions);
+        evasions.is_empty()
+    }
+
     fn push_list(list: &MoveList, out: &mut Vec<Move>) {
         out.extend_from_slice(list.as_slice());
     }
@@ -82,12 +92,12 @@ impl Game for ShogiGame {
         crate::evaluate(&self.pos, self.sums.last().copied().unwrap_or_default())
     }
 
-    /// The move limit (a draw past `max_moves_to_draw`), then a declaration that
-    /// wins.
+    /// The move limit (a draw past `max_moves_to_draw`, unless the last move
+    /// mated: a mate on the last move still wins), then a declaration that wins.
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
         if self.max_moves_to_draw > 0 && self.pos.game_ply() > self.max_moves_to_draw {
-            return Some(Outcome::Draw);
+            return Some(if self.is_mated() { Outcome::Loss } else { Outcome::Draw });
         }
         (self.entering_king_rule != EnteringKingRule::None && self.declaration_wins())
             .then_some(Outcome::Win)
@@ -192,6 +202,14 @@ impl Game for ShogiGame {
     #[inline]
     fn continuation_index(&self, m: Move) -> usize {
         m.kind_after().index() * 81 + m.to().index()
+    }
+
+    /// The opponent could declare a win on its next turn.
+    #[inline]
+    fn opponent_threatens_to_end(&self) -> bool {
+        let them = self.pos.side_to_move().flip();
+        self.entering_king_rule != EnteringKingRule::None
+            && self.pos.declaration_for(them, self.entering_king_rule) == Some(Declaration::Win)
     }
 
     fn null_move_allowed(&self) -> bool {

@@ -231,6 +231,13 @@ pub trait Game: Clone + Send + 'static {
         None
     }
 
+    /// Whether the opponent could end the game on its next move by a rule alone
+    /// (shogi's declaration, Dobutsu's try), unless this side stops it: pruning
+    /// that trusts the static value (reverse futility, null move) is then off.
+    fn opponent_threatens_to_end(&self) -> bool {
+        false
+    }
+
     /// Whether passing is a sound approximation here (not in check, enough material).
     fn null_move_allowed(&self) -> bool {
         false

@@ -44,21 +44,27 @@ impl Position {
 
     /// Whether the side to move can declare, and with what result.
     pub fn declaration(&self, rule: EnteringKingRule) -> Option<Declaration> {
-        let us = self.side_to_move();
-        let ksq = self.king_square(us)?;
-        if rule == EnteringKingRule::None
-            || self.in_check()
-            || !Bitboard::promotion_zone(us).contains(ksq)
-        {
+        if self.in_check() {
             return None;
         }
-        let (points, pieces) = self.declaration_points(us);
+        self.declaration_for(self.side_to_move(), rule)
+    }
+
+    /// What `color` could declare on its turn as the pieces stand now (every
+    /// condition but its being to move and out of check): a side that is not to
+    /// move and could win this way threatens to win on its next move.
+    pub fn declaration_for(&self, color: Color, rule: EnteringKingRule) -> Option<Declaration> {
+        let ksq = self.king_square(color)?;
+        if rule == EnteringKingRule::None || !Bitboard::promotion_zone(color).contains(ksq) {
+            return None;
+        }
+        let (points, pieces) = self.declaration_points(color);
         if pieces < 10 {
             return None;
         }
         match rule {
             EnteringKingRule::Point27 => {
-                let needed = if us == Color::Black { 28 } else { 27 };
+                let needed = if color == Color::Black { 28 } else { 27 };
                 (points >= needed).then_some(Declaration::Win)
             }
             EnteringKingRule::Point24 => {

@@ -444,6 +444,19 @@ fn declaration_not_in_check() {
 }
 
 #[test]
+fn a_side_not_to_move_threatens_its_declaration() {
+    // The 28-point position with White to move: Black could declare on its turn.
+    let p = pos("GGGG1SSSS/4K4/R7B/9/9/9/9/9/4k4 w RB 1");
+    assert_eq!(p.declaration(EnteringKingRule::Point27), None);
+    assert_eq!(p.declaration_for(Color::Black, EnteringKingRule::Point27), Some(Declaration::Win));
+    assert_eq!(p.declaration_for(Color::White, EnteringKingRule::Point27), None);
+    assert_eq!(p.declaration_for(Color::Black, EnteringKingRule::None), None);
+    // In check now, it could still declare once out of check.
+    let p = pos("GGGGpSSSS/4K4/R7B/9/9/9/9/9/4k4 b RB 1");
+    assert_eq!(p.declaration_for(Color::Black, EnteringKingRule::Point27), Some(Declaration::Win));
+}
+
+#[test]
 fn declaration_needs_ten_pieces_in_zone() {
     // A silver moved from the board to the hand: still 28 points, only 9 pieces.
     let p = pos("GGGG2SSS/4K4/R7B/9/9/9/9/9/4k4 b RBS 1");

@@ -129,7 +129,9 @@ impl<G: Game> Worker<'_, G> {
         let rows = self.continuation_rows(ply);
         let node = Node { ply, depth, in_check, improving, static_eval, cut_node, rows };
 
-        if !PV && !in_check && !excluding {
+        // Steps 8 and 9 trust the static value: not where the opponent threatens
+        // to end the game on its next move.
+        if !PV && !in_check && !excluding && !self.game.opponent_threatens_to_end() {
             // Step 8. Reverse futility: far above beta with little depth left.
             if depth < 7
                 && static_eval.abs() < MATE_IN_MAX_PLY
