@@ -32,12 +32,27 @@ pub struct BenchArgs {
     /// Search threads (Lazy SMP); more than one makes the node count vary.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
+    /// The search algorithm (PVS or ABC); for ABC the depth is the threshold.
+    #[arg(long, default_value = "PVS")]
+    algo: String,
+    /// An algorithm option as NAME=VALUE (ABC_Width=8); may be repeated.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     shogi::attacks::init();
     let mut engine = Engine::new(1, usize::from(args.threads));
+    engine.set_algorithm(&args.algo).map_err(|e| format!("--algo: {e}"))?;
+    for option in &args.options {
+        let (name, value) = option
+            .split_once('=')
+            .and_then(|(n, v)| Some((n, v.trim().parse::<i64>().ok()?)))
+            .ok_or_else(|| format!("--option {option}: expected NAME=NUMBER"))?;
+        engine.set_algorithm_option(name, value).map_err(|e| format!("--option: {e}"))?;
+    }
     engine.try_set_hash_mb(args.hash).map_err(|e| format!("--hash {}: {e}", args.hash))?;
+    let mut counters: Vec<(&'static str, u64)> = Vec::new();
     let start = Instant::now();
     let mut total = 0u64;
     for (i, sfen) in POSITIONS.iter().enumerate() {
@@ -55,6 +70,15 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             result.score
         ));
         total += result.nodes;
+        for (name, n) in result.counters {
+            match counters.iter_mut().find(|c| c.0 == name) {
+                Some(c) => c.1 += n,
+                None => counters.push((name, n)),
+            }
+        }
+    }
+    for (name, n) in counters {
+        crate::print_line(&format!("{name} {n}"));
     }
     let secs = start.elapsed().as_secs_f64();
     crate::print_line(&format!("nodes {total}"));

@@ -2,6 +2,7 @@
 //! current values, and checked updates from `setoption`.
 
 use super::command::excerpt;
+use search::abc::OPTIONS as ABC_OPTIONS;
 use search::engine::ALGORITHMS;
 use shogi::EnteringKingRule;
 
@@ -19,6 +20,8 @@ pub struct Options {
     pub entering_king_rule: EnteringKingRule,
     /// One of `search::engine::ALGORITHMS`.
     pub algorithm: &'static str,
+    /// The values of ABC's options, in the order of `search::abc::OPTIONS`.
+    pub abc: [i64; ABC_OPTIONS.len()],
 }
 
 impl Default for Options {
@@ -36,6 +39,7 @@ impl Default for Options {
             resign_value: 99999,
             entering_king_rule: EnteringKingRule::Point27,
             algorithm: ALGORITHMS[0],
+            abc: ABC_OPTIONS.map(|(_, default, _, _)| default),
         }
     }
 }
@@ -98,6 +102,11 @@ impl Options {
             defaults.algorithm,
             vars.join(" ")
         ));
+        for (name, default, min, max) in ABC_OPTIONS {
+            lines.push(format!(
+                "option name {name} type spin default {default} min {min} max {max}"
+            ));
+        }
         lines
     }
 
@@ -108,6 +117,7 @@ impl Options {
         ["USI_Ponder", "EnteringKingRule", "SearchAlgorithm"]
             .into_iter()
             .chain(SPINS.iter().map(|(n, _, _)| *n))
+            .chain(ABC_OPTIONS.iter().map(|(n, _, _, _)| *n))
             .find(|n| n.eq_ignore_ascii_case(name))
     }
 
@@ -140,6 +150,16 @@ impl Options {
                 .into_iter()
                 .find(|n| n.eq_ignore_ascii_case(value))
                 .ok_or_else(|| format!("unknown SearchAlgorithm '{quoted}'"))?;
+            return Ok(());
+        }
+        if let Some(i) = ABC_OPTIONS.iter().position(|(n, _, _, _)| *n == name) {
+            let (_, _, min, max) = ABC_OPTIONS[i];
+            let v: i64 =
+                value.parse().map_err(|_| format!("{name} needs a number, not '{quoted}'"))?;
+            if v < min || v > max {
+                return Err(format!("{name} must be between {min} and {max}, not {v}"));
+            }
+            self.abc[i] = v;
             return Ok(());
         }
         let Some(&(_, min, max)) = SPINS.iter().find(|(n, _, _)| *n == name) else {
@@ -186,6 +206,12 @@ mod tests {
         assert_eq!(o.algorithm, "PVS");
         assert!(o.set("SearchAlgorithm", Some("MCTS")).is_err());
         assert_eq!(o.algorithm, "PVS");
+        assert!(o.set("SearchAlgorithm", Some("abc")).is_ok());
+        assert_eq!(o.algorithm, "ABC");
+        assert!(o.set("abc_width", Some("6")).is_ok());
+        assert!(o.set("ABC_Width", Some("99")).is_err());
+        let width = ABC_OPTIONS.iter().position(|o| o.0 == "ABC_Width").unwrap();
+        assert_eq!(o.abc[width], 6);
     }
 
     #[test]
@@ -220,6 +246,8 @@ mod tests {
             "ResignValue",
             "EnteringKingRule",
             "SearchAlgorithm",
+            "ABC_Delta",
+            "ABC_Width",
         ] {
             assert!(lines.contains(&format!("option name {name} ")), "{name}");
         }

@@ -244,6 +244,7 @@ impl Session {
         if let Err(e) = engine.set_algorithm(self.options.algorithm) {
             error(e);
         }
+        apply_algorithm_options(&mut engine, &self.options);
         self.tables_for_algorithm = engine.algorithm();
         if let Err(e) = engine.try_set_hash_mb(search_mb) {
             error(format!(
@@ -417,6 +418,7 @@ fn think(
         return Answer::Resign;
     };
     engine.set_threads(options.threads);
+    apply_algorithm_options(&mut engine, options);
     engine.time_options = TimeOptions {
         network_delay_ms: options.network_delay,
         network_delay2_ms: options.network_delay2,
@@ -431,6 +433,16 @@ fn think(
         Some(_) if result.score <= -options.resign_value => Answer::Resign,
         Some(best) => {
             Answer::Move { best, ponder: if options.ponder { result.ponder_move } else { None } }
+        }
+    }
+}
+
+/// Gives the engine the algorithms' options as `setoption` left them (checked
+/// there already).
+fn apply_algorithm_options(engine: &mut Engine<ShogiGame>, options: &Options) {
+    for ((name, _, _, _), value) in search::abc::OPTIONS.iter().zip(options.abc) {
+        if let Err(e) = engine.set_algorithm_option(name, value) {
+            error(e);
         }
     }
 }

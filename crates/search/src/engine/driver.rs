@@ -34,6 +34,7 @@ pub(crate) fn run<G: Game, S: Searcher<G>>(
             depth: 0,
             nodes: 0,
             root_moves: Vec::new(),
+            counters: Vec::new(),
         };
     }
     searcher.prepare();
@@ -174,6 +175,7 @@ fn main_loop<'s, G: Game, S: Searcher<G>>(
         report(&reporter.info(&roots, completed.max(1), 0, None));
     }
 
+    let counters = thread.counters();
     let best = roots.moves[0].clone();
     let ponder_move =
         best.pv.get(1).copied().or_else(|| reporter.searcher.ponder_hint(root, best.mv));
@@ -184,6 +186,7 @@ fn main_loop<'s, G: Game, S: Searcher<G>>(
         depth: completed,
         nodes: reporter.shared.total_nodes(),
         root_moves: roots.moves,
+        counters,
     }
 }
 

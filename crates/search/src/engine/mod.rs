@@ -17,6 +17,7 @@ mod driver;
 pub use context::ThreadContext;
 pub use control::Signals;
 
+use crate::abc::{Abc, AbcOptions};
 use crate::game::Game;
 use crate::limits::Limits;
 use crate::pvs::Pvs;
@@ -56,6 +57,9 @@ pub struct SearchResult<M> {
     pub nodes: u64,
     /// Every root move searched this time, best first, with its latest value.
     pub root_moves: Vec<RootMove<M>>,
+    /// What the algorithm counted on the main thread, by name (see
+    /// [`SearchThread::counters`]).
+    pub counters: Vec<(&'static str, u64)>,
 }
 
 /// A root move with what the latest iterations said about it.
@@ -177,6 +181,11 @@ pub trait Searcher<G: Game>: Send + Sync + 'static {
     fn ponder_hint(&self, _root: &G, _best: G::Move) -> Option<G::Move> {
         None
     }
+
+    /// Sets one of the algorithm's own parameters (USI options named after it).
+    fn set_option(&mut self, name: &str, _value: i64) -> Result<(), String> {
+        Err(format!("{} has no option {name}", self.name()))
+    }
 }
 
 /// One thread's search: the algorithm's per-thread state and its context.
@@ -195,10 +204,15 @@ pub trait SearchThread<'s, G: Game> {
         iteration: i32,
         on_bound: Option<BoundReport<'_, G::Move>>,
     );
+
+    /// What the algorithm counted on this thread (beside the nodes), by name.
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        Vec::new()
+    }
 }
 
 /// The algorithms `SearchAlgorithm` can name.
-pub const ALGORITHMS: [&str; 1] = ["PVS"];
+pub const ALGORITHMS: [&str; 2] = ["PVS", "ABC"];
 
 /// An algorithm name that is not in [`ALGORITHMS`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -222,6 +236,7 @@ trait AnySearcher<G: Game>: Send {
     fn release_tables(&mut self);
     fn touch_tables(&self);
     fn clear(&mut self);
+    fn set_option(&mut self, name: &str, value: i64) -> Result<(), String>;
     fn run(
         &mut self,
         root: &G,
@@ -255,6 +270,9 @@ impl<G: Game, S: Searcher<G>> AnySearcher<G> for S {
     fn clear(&mut self) {
         Searcher::clear(self)
     }
+    fn set_option(&mut self, name: &str, value: i64) -> Result<(), String> {
+        Searcher::set_option(self, name, value)
+    }
     fn run(
         &mut self,
         root: &G,
@@ -270,8 +288,10 @@ impl<G: Game, S: Searcher<G>> AnySearcher<G> for S {
 
 /// The algorithm `name` (one of [`ALGORITHMS`]), its tables not made yet.
 fn searcher_named<G: Game>(name: &str, hash_mb: usize) -> Box<dyn AnySearcher<G>> {
-    debug_assert_eq!(name, ALGORITHMS[0]);
-    Box::new(Pvs::without_tables(hash_mb))
+    match name {
+        "ABC" => Box::new(Abc::without_tables(hash_mb)),
+        _ => Box::new(Pvs::without_tables(hash_mb)),
+    }
 }
 
 /// The engine: one algorithm (PVS unless told otherwise) with its tables kept
@@ -280,6 +300,8 @@ pub struct Engine<G: Game> {
     searcher: Box<dyn AnySearcher<G>>,
     threads: usize,
     pub time_options: TimeOptions,
+    /// The algorithms' own options as last set, given again to a new algorithm.
+    algorithm_options: Vec<(String, i64)>,
 }
 
 impl<G: Game> Engine<G> {
@@ -301,6 +323,7 @@ impl<G: Game> Engine<G> {
             searcher: Box::new(searcher),
             threads: threads.max(1),
             time_options: TimeOptions::default(),
+            algorithm_options: Vec::new(),
         }
     }
 
@@ -323,6 +346,22 @@ impl<G: Game> Engine<G> {
         let hash_mb = self.searcher.hash_mb();
         self.searcher.release_tables();
         self.searcher = searcher_named(known, hash_mb);
+        for (name, value) in &self.algorithm_options {
+            // Each algorithm takes its own options and ignores the others'.
+            let _ = self.searcher.set_option(name, *value);
+        }
+        Ok(())
+    }
+
+    /// Sets an option of an algorithm (`ABC_Width`, …), now if the algorithm
+    /// running has it, and for whenever it is chosen. An option no algorithm
+    /// has, or a value out of its range, is an error and changes nothing.
+    pub fn set_algorithm_option(&mut self, name: &str, value: i64) -> Result<(), String> {
+        let mut abc = AbcOptions::default();
+        abc.set(name, value)?;
+        let _ = self.searcher.set_option(name, value);
+        self.algorithm_options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        self.algorithm_options.push((name.to_string(), value));
         Ok(())
     }
 

@@ -1,0 +1,180 @@
+//! Conspiracy depth and the termination test of ABC search (seed 000, after
+//! McAllester and Yuret).
+//!
+//! Every node on the current line keeps its *head*: the moves it kept, each with
+//! its *key* (the quiescence value of the position after the move, from the
+//! mover's side) and whether it is the move being searched now. The conspiracy
+//! depth of side `t` at a frontier value `v` (from `t`'s side) is
+//!
+//! ```text
+//! Σ over the heads of the line where t is to move:  SFunc(k),
+//!     k = the moves of that head not being searched whose key is above v − Δ
+//! ```
+//!
+//! with `SFunc(c) = min(c, cap)`. A node reached by a move of key `v` from a
+//! parent of side `t` and window `(α, β)` is a leaf when
+//! - `v ≥ β`: `t`'s conspiracy depth at `β − Δ` reaches `t`'s threshold;
+//! - `v ≤ α`: the opponent's at `−α − Δ` reaches the opponent's;
+//! - otherwise both: `t`'s at `v − Δ` and the opponent's at `−v − Δ`.
+//!
+//! A frontier value that stands well above its siblings' keys (a forced line)
+//! counts few siblings and lets the search go deeper.
+
+use crate::game::Side;
+use crate::value::Value;
+
+/// A move kept at a node, with its key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Child<M> {
+    pub mv: M,
+    /// The quiescence value after the move, from the mover's side (at the
+    /// root: the previous iteration's value).
+    pub key: Value,
+    /// The move is on the line being searched now.
+    pub searching: bool,
+}
+
+/// The moves of one node of the current line.
+#[derive(Clone, Debug)]
+pub struct Head<M> {
+    /// Who moves here.
+    pub side: Side,
+    /// Best key first.
+    pub children: Vec<Child<M>>,
+}
+
+impl<M> Head<M> {
+    pub fn new(side: Side) -> Head<M> {
+        Head { side, children: Vec::new() }
+    }
+
+    /// How many moves not being searched have a key above `value`.
+    pub fn count_above(&self, value: Value) -> usize {
+        self.children.iter().filter(|c| !c.searching && c.key > value).count()
+    }
+}
+
+/// The parameters of the termination test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conspiracy {
+    /// Δ, in the game's values.
+    pub delta: Value,
+    /// The cap of SFunc: one head adds at most this much.
+    pub cap: usize,
+    /// Each side's threshold, by `Side::index`.
+    pub thresholds: [usize; 2],
+}
+
+impl Conspiracy {
+    /// SFunc: one head's share of the conspiracy depth.
+    pub fn sfunc(&self, count: usize) -> usize {
+        count.min(self.cap)
+    }
+
+    /// The conspiracy depth of `side` at frontier value `value` (from `side`'s
+    /// point of view), over the heads of the line `heads` (root first).
+    pub fn depth<M>(&self, heads: &[Head<M>], side: Side, value: Value) -> usize {
+        let threshold = value.saturating_sub(self.delta);
+        heads.iter().filter(|h| h.side == side).map(|h| self.sfunc(h.count_above(threshold))).sum()
+    }
+
+    /// Whether the node reached by a move of key `key` from the last head of
+    /// `heads` (whose side `mover` searched it with window `(alpha, beta)`) is a
+    /// leaf of this iteration.
+    pub fn terminates<M>(
+        &self,
+        heads: &[Head<M>],
+        mover: Side,
+        alpha: Value,
+        beta: Value,
+        key: Value,
+    ) -> bool {
+        let opponent = mover.flip();
+        let reached = |side: Side, value: Value| {
+            self.depth(heads, side, value) >= self.thresholds[side.index()]
+        };
+        if key >= beta {
+            reached(mover, beta)
+        } else if key <= alpha {
+            reached(opponent, alpha.saturating_neg())
+        } else {
+            reached(mover, key) && reached(opponent, key.saturating_neg())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn head(side: Side, keys: &[Value], searching: usize) -> Head<u32> {
+        Head {
+            side,
+            children: keys
+                .iter()
+                .enumerate()
+                .map(|(i, &key)| Child { mv: i as u32, key, searching: i == searching })
+                .collect(),
+        }
+    }
+
+    const FIRST: Side = Side::First;
+    const SECOND: Side = Side::Second;
+
+    /// The line of the seed's Figure 2, worked by hand: First to move at plies 0
+    /// and 2, Second at 1 and 3; the move searched at each head is marked.
+    fn line() -> Vec<Head<u32>> {
+        vec![
+            head(FIRST, &[300, 250, 100, -50], 0), // First's keys
+            head(SECOND, &[-200, -280, -300], 0),  // Second's keys
+            head(FIRST, &[320, 310, 290, 200], 1), // searching 310
+            head(SECOND, &[-310, -330, -500], 0),  // searching -310
+        ]
+    }
+
+    #[test]
+    fn conspiracy_depth_counts_unsearched_siblings_above_the_value_less_delta() {
+        let c = Conspiracy { delta: 50, cap: 5, thresholds: [3, 3] };
+        let heads = line();
+        // First at 310: siblings above 260 not being searched: ply 0 has 250? no
+        // (250 ≤ 260), 100, -50 no → 0; ply 2 has 320 and 290 → 2.
+        assert_eq!(c.depth(&heads, FIRST, 310), 2);
+        // At 250 (threshold 200): ply 0: 250 (not searching) → 1... 300 is the
+        // searched one; ply 2: 320, 290 (200 is not above 200) → 2. Total 3.
+        assert_eq!(c.depth(&heads, FIRST, 250), 3);
+        // Second at -310 (threshold -360): ply 1: -280, -300 → 2; ply 3: -330 → 1.
+        assert_eq!(c.depth(&heads, SECOND, -310), 3);
+        // A large value: nothing above it.
+        assert_eq!(c.depth(&heads, FIRST, 10_000), 0);
+    }
+
+    #[test]
+    fn sfunc_caps_each_head() {
+        let c = Conspiracy { delta: 0, cap: 2, thresholds: [0, 0] };
+        let heads = vec![head(FIRST, &[9, 8, 7, 6, 5], 0)];
+        assert_eq!(c.depth(&heads, FIRST, 0), 2);
+        let uncapped = Conspiracy { cap: 10, ..c };
+        assert_eq!(uncapped.depth(&heads, FIRST, 0), 4);
+    }
+
+    #[test]
+    fn the_three_termination_cases() {
+        let heads = line();
+        // The child of the last head (Second moved, key -310 from Second's side).
+        let c = Conspiracy { delta: 50, cap: 5, thresholds: [3, 3] };
+        // Inside the window: both sides. Second at -310: 3 ≥ 3; First at 310: 2 < 3.
+        assert!(!c.terminates(&heads, SECOND, -400, -200, -310));
+        let lower = Conspiracy { thresholds: [2, 3], ..c };
+        assert!(lower.terminates(&heads, SECOND, -400, -200, -310));
+        // At or above beta: Second's depth at beta (-350 → threshold -400): ply 1
+        // -280, -300 → 2; ply 3: -330 → 1; 3 ≥ 3.
+        assert!(c.terminates(&heads, SECOND, -500, -350, -310));
+        let higher = Conspiracy { thresholds: [3, 4], ..c };
+        assert!(!higher.terminates(&heads, SECOND, -500, -350, -310));
+        // At or below alpha: First's depth at -alpha (alpha -300 → 300, threshold
+        // 250): ply 0: none above 250 but the searched 300 → 0; ply 2: 320, 290 → 2.
+        assert!(!c.terminates(&heads, SECOND, -300, -100, -310));
+        let first_two = Conspiracy { thresholds: [2, 9], ..c };
+        assert!(first_two.terminates(&heads, SECOND, -300, -100, -310));
+    }
+}

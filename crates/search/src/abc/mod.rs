@@ -1,0 +1,237 @@
+//! ABC search (alpha-beta-conspiracy search), as KFEnd plays it (seed 000).
+//!
+//! A negamax alpha-beta search whose horizon is not a depth but the *conspiracy
+//! depth* of each side (see [`conspiracy`]): a line ends when enough of the
+//! alternatives along it, for the side the line is good for (and, inside the
+//! window, for both sides), are close in value to where the line stands. Lines
+//! with few good alternatives, forced lines, are searched deeper.
+//!
+//! KFEnd's refinements, all here:
+//! - every move's key is the quiescence value after it, with the node's window
+//!   (a value outside the window only ends the search, where a bound serves);
+//! - forward pruning: a node keeps its best `width` moves by key, plus up to
+//!   `captures` more tactical ones (all evasions in check; every root move);
+//! - iterative deepening on the threshold (the engine layer's iteration `n` gives
+//!   each side `n` plus its offset), the root's keys being the previous
+//!   iteration's values, searched with the root's alpha lowered by `root_margin`
+//!   so that the values of moves close to the best are exact;
+//! - the early β-cut: while the keys are computed, one key at or above β with the
+//!   mover's conspiracy depth already at its threshold means the child would end
+//!   at once with that value, so the node fails high without the other keys;
+//! - a position table ([`table`]) keeping each node's moves and keys between
+//!   iterations, and a quiescence table of its own (the crate's transposition
+//!   table, used by `qsearch` only).
+//!
+//! Scale: KFEnd's Δ is 50 with a pawn worth 10, five pawns: here `delta` is in
+//! hundredths of the game's unit, 500 by default. KFEnd's thresholds are 20 for
+//! both sides, reached here by iteration 20 with both offsets 0. The margin of the
+//! root is KFEnd's "a little", chosen as half a pawn.
+//!
+//! Threads: helper threads run the same iterations on their own lines and share
+//! both tables (Lazy SMP, as PVS does).
+
+pub mod conspiracy;
+pub mod table;
+mod worker;
+
+use crate::engine::{AllocError, Searcher, ThreadContext};
+use crate::game::Game;
+use crate::tt::TranspositionTable;
+use crate::value::Value;
+use table::PositionTable;
+use worker::AbcThread;
+
+/// ABC's parameters, each a USI option (`ABC_…`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AbcOptions {
+    /// Δ, in hundredths of the game's unit.
+    pub delta: Value,
+    /// SFunc's cap: one node adds at most this to a conspiracy depth.
+    pub sfunc_cap: usize,
+    /// Added to the iteration to make the threshold of the side to move at the
+    /// root, and of its opponent.
+    pub own_offset: i32,
+    pub opponent_offset: i32,
+    /// Moves a node keeps by key, and tactical moves it keeps beyond them.
+    pub width: usize,
+    pub captures: usize,
+    /// How far below the best value the root's window reaches, in hundredths of
+    /// the unit.
+    pub root_margin: Value,
+    /// The early β-cut while keys are computed.
+    pub early_cut: bool,
+    /// Whether the position table is used.
+    pub position_table: bool,
+}
+
+impl Default for AbcOptions {
+    fn default() -> Self {
+        AbcOptions {
+            delta: 500,
+            sfunc_cap: 5,
+            own_offset: 0,
+            opponent_offset: 0,
+            width: 10,
+            captures: 3,
+            root_margin: 50,
+            early_cut: true,
+            position_table: true,
+        }
+    }
+}
+
+/// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
+pub const OPTIONS: [(&str, i64, i64, i64); 9] = [
+    ("ABC_Delta", 500, 0, 10_000),
+    ("ABC_SFuncCap", 5, 1, 20),
+    ("ABC_OwnOffset", 0, -20, 20),
+    ("ABC_OpponentOffset", 0, -20, 20),
+    ("ABC_Width", 10, 1, table::MAX_MOVES as i64 - 3),
+    ("ABC_Captures", 3, 0, 3),
+    ("ABC_RootMargin", 50, 0, 10_000),
+    ("ABC_EarlyCut", 1, 0, 1),
+    ("ABC_PositionTable", 1, 0, 1),
+];
+
+impl AbcOptions {
+    /// Sets the option `name` (one of [`OPTIONS`], any letter case).
+    pub fn set(&mut self, name: &str, value: i64) -> Result<(), String> {
+        let Some(&(name, _, min, max)) = OPTIONS.iter().find(|o| o.0.eq_ignore_ascii_case(name))
+        else {
+            return Err(format!("ABC has no option {name}"));
+        };
+        if value < min || value > max {
+            return Err(format!("{name} must be between {min} and {max}, not {value}"));
+        }
+        match name {
+            "ABC_Delta" => self.delta = value as Value,
+            "ABC_SFuncCap" => self.sfunc_cap = value as usize,
+            "ABC_OwnOffset" => self.own_offset = value as i32,
+            "ABC_OpponentOffset" => self.opponent_offset = value as i32,
+            "ABC_Width" => self.width = value as usize,
+            "ABC_Captures" => self.captures = value as usize,
+            "ABC_RootMargin" => self.root_margin = value as Value,
+            "ABC_EarlyCut" => self.early_cut = value != 0,
+            _ => self.position_table = value != 0,
+        }
+        Ok(())
+    }
+}
+
+/// The tables ABC's threads share.
+pub(crate) struct AbcTables {
+    pub positions: PositionTable,
+    pub quiescence: TranspositionTable,
+}
+
+impl AbcTables {
+    /// Half of `mb` for each table.
+    fn try_new(mb: usize) -> Result<AbcTables, AllocError> {
+        let half = (mb / 2).max(1);
+        Ok(AbcTables {
+            positions: PositionTable::try_new(half)?,
+            quiescence: TranspositionTable::try_new(half)?,
+        })
+    }
+}
+
+/// ABC search and its tables.
+pub struct Abc {
+    tables: Option<AbcTables>,
+    hash_mb: usize,
+    pub options: AbcOptions,
+}
+
+impl Abc {
+    /// ABC whose tables (`hash_mb` MiB together) are made by the first
+    /// `set_hash_mb` or search.
+    pub fn without_tables(hash_mb: usize) -> Abc {
+        Abc { tables: None, hash_mb, options: AbcOptions::default() }
+    }
+
+    /// ABC with its tables made now.
+    pub fn try_new(hash_mb: usize, options: AbcOptions) -> Result<Abc, AllocError> {
+        Ok(Abc { tables: Some(AbcTables::try_new(hash_mb)?), hash_mb, options })
+    }
+}
+
+impl<G: Game> Searcher<G> for Abc {
+    type Thread<'s> = AbcThread<'s, G>;
+
+    fn name(&self) -> &'static str {
+        "ABC"
+    }
+
+    fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    fn set_hash_mb(&mut self, mb: usize) -> Result<(), AllocError> {
+        if mb == self.hash_mb && self.tables.is_some() {
+            return Ok(());
+        }
+        let tables = match AbcTables::try_new(mb) {
+            Ok(t) => t,
+            Err(e) => {
+                self.tables = None;
+                match AbcTables::try_new(mb) {
+                    Ok(t) => t,
+                    Err(_) => {
+                        self.tables = AbcTables::try_new(self.hash_mb).ok();
+                        return Err(e);
+                    }
+                }
+            }
+        };
+        self.tables = Some(tables);
+        self.hash_mb = mb;
+        Ok(())
+    }
+
+    fn has_tables(&self) -> bool {
+        self.tables.is_some()
+    }
+
+    fn release_tables(&mut self) {
+        self.tables = None;
+    }
+
+    fn touch_tables(&self) {
+        if let Some(t) = &self.tables {
+            t.positions.touch_pages();
+            t.quiescence.touch_pages();
+        }
+    }
+
+    fn clear(&mut self) {
+        if let Some(t) = self.tables.as_mut() {
+            t.positions.clear();
+            t.quiescence.clear();
+        }
+    }
+
+    fn prepare(&mut self) {
+        if self.tables.is_none() {
+            let tables = AbcTables::try_new(self.hash_mb)
+                .or_else(|_| AbcTables::try_new(2))
+                .unwrap_or_else(|e| panic!("{e}"));
+            self.tables = Some(tables);
+        }
+        if let Some(t) = &self.tables {
+            t.quiescence.new_search();
+        }
+    }
+
+    fn hashfull(&self) -> u32 {
+        self.tables.as_ref().map_or(0, |t| t.positions.hashfull())
+    }
+
+    fn thread<'s>(&'s self, root: G, ctx: ThreadContext<'s>) -> AbcThread<'s, G> {
+        let tables = self.tables.as_ref().expect("prepare() makes the tables before the threads");
+        AbcThread::new(root, tables, ctx, self.options)
+    }
+
+    fn set_option(&mut self, name: &str, value: i64) -> Result<(), String> {
+        self.options.set(name, value)
+    }
+}

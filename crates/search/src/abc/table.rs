@@ -1,0 +1,159 @@
+//! ABC's position table: for a position, the moves its node kept and their keys,
+//! so that an iteration does not compute again the quiescence values the last one
+//! computed. It never ends a search (it is not a cutoff table).
+//!
+//! An entry is 16 words of 64 bits (two cache lines): a check word, then up to 15
+//! moves, each `move (32 bits) | key (16) | 1 (bit 48)`, best key first, a zero
+//! word after the last. The check word is the position's key XORed with every
+//! move word, so an entry torn by two threads writing at once reads as a miss.
+//! Shared by all threads without locks; one entry per position slot, the newest
+//! kept.
+
+use crate::engine::AllocError;
+use crate::value::Value;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use table::ZeroedSlice;
+
+/// The most moves an entry holds.
+pub const MAX_MOVES: usize = 15;
+const WORDS: usize = MAX_MOVES + 1;
+const PRESENT: u64 = 1 << 48;
+
+#[repr(align(64))]
+struct Entry([AtomicU64; WORDS]);
+
+// SAFETY: an entry is atomic integers only; all zero is an empty entry (a check
+// word of 0 matches only key 0 with no moves, which reads as a miss).
+unsafe impl table::Zeroable for Entry {}
+
+pub struct PositionTable {
+    entries: ZeroedSlice<Entry>,
+}
+
+fn pack(code: u32, key: Value) -> u64 {
+    u64::from(code) | u64::from(key as i16 as u16) << 32 | PRESENT
+}
+
+impl PositionTable {
+    /// A table of about `mb` MiB (at least one entry), or an error when the memory
+    /// cannot be had.
+    pub fn try_new(mb: usize) -> Result<PositionTable, AllocError> {
+        let bytes = mb.max(1).checked_mul(1024 * 1024).ok_or(AllocError { mb })?;
+        let count = (bytes / std::mem::size_of::<Entry>()).max(1);
+        let entries =
+            ZeroedSlice::try_new(count, std::mem::align_of::<Entry>()).ok_or(AllocError { mb })?;
+        Ok(PositionTable { entries })
+    }
+
+    /// Writes one word of every page now rather than during the search.
+    pub fn touch_pages(&self) {
+        let step = (4096 / std::mem::size_of::<Entry>()).max(1);
+        for e in self.entries.as_slice().iter().step_by(step) {
+            e.0[0].store(0, Relaxed);
+        }
+    }
+
+    pub fn clear(&mut self) {
+        if let Some(fresh) = ZeroedSlice::try_new(self.entries.len(), 64) {
+            self.entries = fresh;
+        } else {
+            for e in self.entries.as_mut_slice() {
+                e.0.iter().for_each(|w| w.store(0, Relaxed));
+            }
+        }
+    }
+
+    fn entry(&self, key: u64) -> &Entry {
+        let i = ((u128::from(key) * self.entries.len() as u128) >> 64) as usize;
+        &self.entries.as_slice()[i]
+    }
+
+    /// The moves and keys stored for `key` (appended to `out` as `(code, key)`),
+    /// or `false` when there are none.
+    pub fn probe(&self, key: u64, out: &mut Vec<(u32, Value)>) -> bool {
+        let entry = self.entry(key);
+        let mut words = [0u64; WORDS];
+        for (w, a) in words.iter_mut().zip(&entry.0) {
+            *w = a.load(Relaxed);
+        }
+        let check = words[1..].iter().fold(key, |c, w| c ^ w);
+        if words[0] != check || words[1] & PRESENT == 0 {
+            return false;
+        }
+        let start = out.len();
+        for &w in &words[1..] {
+            if w & PRESENT == 0 {
+                break;
+            }
+            out.push((w as u32, Value::from((w >> 32) as u16 as i16)));
+        }
+        out.len() > start
+    }
+
+    /// Stores the first `MAX_MOVES` of `moves` (`(code, key)`, best first) for
+    /// `key`, replacing what the slot held.
+    pub fn store(&self, key: u64, moves: &[(u32, Value)]) {
+        let entry = self.entry(key);
+        let mut check = key;
+        for i in 0..MAX_MOVES {
+            let word = moves.get(i).map_or(0, |&(code, k)| pack(code, k));
+            check ^= word;
+            entry.0[i + 1].store(word, Relaxed);
+        }
+        entry.0[0].store(check, Relaxed);
+    }
+
+    /// Permille of the first thousand entries in use.
+    pub fn hashfull(&self) -> u32 {
+        let sample = &self.entries.as_slice()[..self.entries.len().min(1000)];
+        let used = sample.iter().filter(|e| e.0[1].load(Relaxed) != 0).count();
+        (used * 1000 / sample.len().max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_are_two_cache_lines() {
+        assert_eq!(std::mem::size_of::<Entry>(), 128);
+    }
+
+    #[test]
+    fn stores_and_finds_moves_and_keys() {
+        let t = PositionTable::try_new(1).unwrap();
+        let mut out = Vec::new();
+        assert!(!t.probe(42, &mut out));
+        t.store(42, &[(7, 300), (9, -32000), (1, 0)]);
+        assert!(t.probe(42, &mut out));
+        assert_eq!(out, [(7, 300), (9, -32000), (1, 0)]);
+        // Another key in the same slot (small keys all map to the first) is a miss.
+        assert!(std::ptr::eq(t.entry(43), t.entry(42)));
+        out.clear();
+        assert!(!t.probe(43, &mut out));
+        // More than MAX_MOVES: the best are kept.
+        let many: Vec<(u32, Value)> = (0..20).map(|i| (i + 1, 100 - i as Value)).collect();
+        t.store(5, &many);
+        out.clear();
+        assert!(t.probe(5, &mut out));
+        assert_eq!(out.len(), MAX_MOVES);
+        assert_eq!(out[0], (1, 100));
+    }
+
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let t = PositionTable::try_new(1).unwrap();
+        t.store(77, &[(3, 10), (4, 20)]);
+        // A second writer got as far as one move word.
+        t.entry(77).0[2].store(pack(5, 50), Relaxed);
+        assert!(!t.probe(77, &mut Vec::new()));
+    }
+
+    #[test]
+    fn no_moves_is_a_miss() {
+        let t = PositionTable::try_new(1).unwrap();
+        t.store(0, &[]);
+        assert!(!t.probe(0, &mut Vec::new()));
+    }
+}

@@ -1,0 +1,428 @@
+//! One ABC thread: the line's heads, the node search, the keys of a node's moves
+//! and the root.
+
+use super::conspiracy::{Child, Conspiracy, Head};
+use super::{AbcOptions, AbcTables};
+use crate::engine::{BoundReport, RootMoves, SearchThread, ThreadContext};
+use crate::game::{rules_end, units, Game, Side};
+use crate::history::{ContinuationHistory, History, QuietStats};
+use crate::picker::MoveBuffers;
+use crate::qsearch::{qsearch, QsHost, REPETITION_PLIES};
+use crate::tt::{Bound, TranspositionTable};
+use crate::value::*;
+
+/// What one thread counted, for the engine's reports and the benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AbcCounters {
+    /// Nodes of the ABC tree (quiescence nodes not included).
+    pub nodes: u64,
+    /// Nodes that ended by conspiracy depth, and the sum of their plies.
+    pub leaves: u64,
+    pub leaf_plies: u64,
+    /// Quiescence searches run for keys.
+    pub key_searches: u64,
+    /// Nodes whose moves and keys were asked of the position table, and found.
+    pub table_probes: u64,
+    pub table_hits: u64,
+    /// Nodes the early β-cut ended, and the key searches it saved.
+    pub early_cuts: u64,
+    pub keys_saved: u64,
+}
+
+pub struct AbcThread<'s, G: Game> {
+    game: G,
+    tables: &'s AbcTables,
+    ctx: ThreadContext<'s>,
+    options: AbcOptions,
+    /// This iteration's termination test.
+    conspiracy: Conspiracy,
+    /// The heads of the current line: `heads[p]` holds the moves of the node at
+    /// ply `p`, the one being searched marked.
+    heads: Vec<Head<G::Move>>,
+    pv: Vec<Vec<G::Move>>,
+    seldepth: i32,
+    /// Quiescence move storage, and histories (never updated: all zero) for its
+    /// evasion order.
+    buffers: Vec<MoveBuffers<G::Move>>,
+    history: History,
+    continuation: ContinuationHistory,
+    moves: Vec<G::Move>,
+    stored: Vec<(u32, Value)>,
+    pub counters: AbcCounters,
+}
+
+impl<'s, G: Game> AbcThread<'s, G> {
+    pub(super) fn new(
+        game: G,
+        tables: &'s AbcTables,
+        ctx: ThreadContext<'s>,
+        options: AbcOptions,
+    ) -> Self {
+        let plies = MAX_PLY as usize + 8;
+        let side = game.side_to_move();
+        AbcThread {
+            game,
+            tables,
+            ctx,
+            options,
+            conspiracy: Conspiracy { delta: 0, cap: options.sfunc_cap, thresholds: [0, 0] },
+            heads: (0..plies).map(|_| Head::new(side)).collect(),
+            pv: vec![Vec::new(); plies],
+            seldepth: 0,
+            buffers: (0..plies).map(|_| MoveBuffers::warm()).collect(),
+            history: History::new(G::HISTORY_SIZE),
+            continuation: ContinuationHistory::new(1),
+            moves: Vec::with_capacity(256),
+            stored: Vec::with_capacity(16),
+            counters: AbcCounters::default(),
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, m: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// The value of a game end or a repetition here, `ply` from the root.
+    fn end_value(&self, ply: usize) -> Option<Value> {
+        let ply_v = ply as i32;
+        rules_end(&self.game, ply_v)
+            .or_else(|| self.game.repetition(REPETITION_PLIES).map(|s| s.value(ply_v, G::UNIT)))
+    }
+
+    /// The key of `m` from this node (`ply`) with window `(alpha, beta)`: the
+    /// quiescence value after it, from the mover's side (the end of the game or a
+    /// repetition where the move makes one).
+    fn key_of(&mut self, m: G::Move, alpha: Value, beta: Value, ply: usize) -> Value {
+        self.game.make_move(m);
+        let key = match self.end_value(ply + 1) {
+            Some(v) => -v,
+            None => {
+                self.counters.key_searches += 1;
+                -qsearch::<G, Self, false>(self, -beta, -alpha, ply + 1, 0)
+            }
+        };
+        self.game.unmake_move(m);
+        key
+    }
+
+    /// The moves of the node at `ply` with their keys, best first, as many as it
+    /// keeps, into `heads[ply]`: from the position table, or by a quiescence
+    /// search each. `Some(value)` when the early β-cut ends the node.
+    fn expand(&mut self, alpha: Value, beta: Value, ply: usize) -> Option<Value> {
+        let side = self.game.side_to_move();
+        // The storage of the last node at this ply, for this one.
+        let mut head = std::mem::replace(&mut self.heads[ply], Head::new(side));
+        head.side = side;
+        head.children.clear();
+        let key = self.game.key();
+        if self.options.position_table && self.read_table(key, &mut head) {
+            self.heads[ply] = head;
+            return None;
+        }
+        let mut moves = std::mem::take(&mut self.moves);
+        moves.clear();
+        self.game.legal_moves(&mut moves);
+        let in_check = self.game.in_check();
+        let mut cut = None;
+        for (i, &m) in moves.iter().enumerate() {
+            let key = self.key_of(m, alpha, beta, ply);
+            if self.ctx.stopped() {
+                break;
+            }
+            if self.options.early_cut && key >= beta && !in_check {
+                // The child would end at once with this key, at or above beta,
+                // whatever the other keys: the mover's conspiracy depth at beta
+                // among the keys so far (never more than the node keeps) already
+                // reaches its threshold.
+                let others = head.count_above(beta.saturating_sub(self.conspiracy.delta));
+                let here = self.conspiracy.sfunc(others.min(self.options.width));
+                let above = self.conspiracy.depth(&self.heads[..ply], side, beta);
+                if above + here >= self.conspiracy.thresholds[side.index()] {
+                    self.counters.early_cuts += 1;
+                    self.counters.keys_saved += (moves.len() - i - 1) as u64;
+                    cut = Some(key);
+                    break;
+                }
+            }
+            head.children.push(Child { mv: m, key, searching: false });
+        }
+        self.moves = moves;
+        if cut.is_none() && !self.ctx.stopped() {
+            // Best key first; equal keys in generation order.
+            head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
+            if !in_check {
+                self.prune(&mut head);
+            }
+            if self.options.position_table {
+                self.write_table(key, &head);
+            }
+        }
+        self.heads[ply] = head;
+        cut
+    }
+
+    /// Forward pruning: the best `width` moves by key, and up to `captures` of the
+    /// tactical moves after them.
+    fn prune(&self, head: &mut Head<G::Move>) {
+        let width = self.options.width;
+        if head.children.len() <= width {
+            return;
+        }
+        let mut extra = 0;
+        let mut kept = 0;
+        head.children.retain(|c| {
+            kept += 1;
+            if kept <= width {
+                return true;
+            }
+            let keep = extra < self.options.captures && self.game.is_tactical(c.mv);
+            extra += usize::from(keep);
+            keep
+        });
+    }
+
+    fn read_table(&mut self, key: u64, head: &mut Head<G::Move>) -> bool {
+        self.counters.table_probes += 1;
+        self.stored.clear();
+        if !self.tables.positions.probe(key, &mut self.stored) {
+            return false;
+        }
+        for &(code, k) in &self.stored {
+            let m = G::decode_move(code);
+            if !self.game.is_legal(m) {
+                head.children.clear();
+                return false; // another position's entry
+            }
+            head.children.push(Child { mv: m, key: k, searching: false });
+        }
+        self.counters.table_hits += 1;
+        true
+    }
+
+    fn write_table(&mut self, key: u64, head: &Head<G::Move>) {
+        self.stored.clear();
+        for c in &head.children {
+            let code = G::encode_move(c.mv);
+            if code == 0 {
+                return; // the game keeps no moves in tables
+            }
+            self.stored.push((code, c.key));
+        }
+        self.tables.positions.store(key, &self.stored);
+    }
+
+    /// The ABC node at `ply`, reached by the move being searched in
+    /// `heads[ply - 1]`, with window `(alpha, beta)`; fail-hard as the seed
+    /// writes it (the value of a leaf is its key, wherever it lies).
+    fn node(&mut self, alpha: Value, beta: Value, ply: usize) -> Value {
+        // Step 1. Count the node; give up when told to stop.
+        self.ctx.count_node();
+        self.counters.nodes += 1;
+        if self.ctx.stopped() {
+            return DRAW;
+        }
+        let ply_v = ply as i32;
+        self.seldepth = self.seldepth.max(ply_v);
+        self.pv[ply].clear();
+
+        // Step 2. The end of the game, a repetition, the ply limit.
+        if let Some(v) = self.end_value(ply) {
+            return v;
+        }
+        if ply_v >= MAX_PLY - 1 {
+            return self.game.evaluate();
+        }
+
+        // Step 3. The conspiracy-depth horizon: the parent's side searched this
+        // move with window (-beta, -alpha) and key `key`.
+        let parent = &self.heads[ply - 1];
+        let key = parent.children.iter().find(|c| c.searching).map_or(-INFINITE, |c| c.key);
+        if self.conspiracy.terminates(&self.heads[..ply], parent.side, -beta, -alpha, key) {
+            self.counters.leaves += 1;
+            self.counters.leaf_plies += ply as u64;
+            return -key;
+        }
+
+        // Step 4. The moves and their keys (or the early β-cut).
+        if let Some(v) = self.expand(alpha, beta, ply) {
+            return v;
+        }
+        if self.ctx.stopped() {
+            return DRAW;
+        }
+        if self.heads[ply].children.is_empty() {
+            return self.game.no_moves().value(ply_v);
+        }
+
+        // Step 5. The moves in key order, alpha-beta.
+        let mut best = alpha;
+        for i in 0..self.heads[ply].children.len() {
+            let m = self.heads[ply].children[i].mv;
+            self.heads[ply].children[i].searching = true;
+            self.game.make_move(m);
+            let v = -self.node(-beta, -best, ply + 1);
+            self.game.unmake_move(m);
+            self.heads[ply].children[i].searching = false;
+            if self.ctx.stopped() {
+                return DRAW;
+            }
+            if v > best {
+                best = v;
+                self.update_pv(ply, m);
+            }
+            if best >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// This iteration's termination test: thresholds from the iteration and each
+    /// side's offset, Δ on the game's scale.
+    fn conspiracy_for(&self, iteration: i32, root_side: Side) -> Conspiracy {
+        let threshold = |offset: i32| (iteration + offset).max(0) as usize;
+        let mut thresholds = [0; 2];
+        thresholds[root_side.index()] = threshold(self.options.own_offset);
+        thresholds[root_side.flip().index()] = threshold(self.options.opponent_offset);
+        Conspiracy {
+            delta: units::<G>(self.options.delta),
+            cap: self.options.sfunc_cap,
+            thresholds,
+        }
+    }
+}
+
+impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
+    fn context(&mut self) -> &mut ThreadContext<'s> {
+        &mut self.ctx
+    }
+
+    /// The root: every move of line `pv_idx` on, keyed by the previous
+    /// iteration's value (the quiescence value at first), searched in key order
+    /// with the window reaching `root_margin` below the best so far.
+    fn search_line(
+        &mut self,
+        roots: &mut RootMoves<G::Move>,
+        iteration: i32,
+        _on_bound: Option<BoundReport<'_, G::Move>>,
+    ) {
+        let root_side = self.game.side_to_move();
+        self.conspiracy = self.conspiracy_for(iteration, root_side);
+        self.seldepth = 0;
+        let pv_idx = roots.pv_idx;
+        let mut head = Head::new(root_side);
+        for i in pv_idx..roots.moves.len() {
+            let rm = &roots.moves[i];
+            let (m, previous) = (rm.mv, rm.previous_score);
+            let key = if previous != -INFINITE {
+                previous
+            } else {
+                self.key_of(m, -INFINITE, INFINITE, 0)
+            };
+            head.children.push(Child { mv: m, key, searching: false });
+        }
+        head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
+        self.heads[0] = head;
+
+        let margin = units::<G>(self.options.root_margin);
+        let mut best = -INFINITE;
+        for i in 0..self.heads[0].children.len() {
+            let m = self.heads[0].children[i].mv;
+            self.heads[0].children[i].searching = true;
+            self.game.make_move(m);
+            self.pv[1].clear();
+            let alpha = (best - margin).max(-INFINITE);
+            let v = -self.node(-INFINITE, -alpha, 1);
+            self.game.unmake_move(m);
+            self.heads[0].children[i].searching = false;
+            if self.ctx.stopped() {
+                break;
+            }
+            let Some(rm) = roots.moves[pv_idx..].iter_mut().find(|r| r.mv == m) else {
+                continue;
+            };
+            // Every value is kept, exact or not: the next iteration's keys.
+            rm.score = v;
+            rm.bound = (v <= alpha).then_some(Bound::Upper);
+            rm.seldepth = self.seldepth;
+            rm.pv.clear();
+            rm.pv.push(m);
+            rm.pv.extend_from_slice(&self.pv[1]);
+            if v > best {
+                if best != -INFINITE {
+                    roots.best_move_changes += 1.0;
+                }
+                best = v;
+            }
+        }
+        roots.moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
+    }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        let c = &self.counters;
+        vec![
+            ("abc_nodes", c.nodes),
+            ("leaves", c.leaves),
+            ("leaf_plies", c.leaf_plies),
+            ("key_searches", c.key_searches),
+            ("table_probes", c.table_probes),
+            ("table_hits", c.table_hits),
+            ("early_cuts", c.early_cuts),
+            ("keys_saved", c.keys_saved),
+        ]
+    }
+}
+
+impl<G: Game> QsHost<G> for AbcThread<'_, G> {
+    #[inline(always)]
+    fn game(&self) -> &G {
+        &self.game
+    }
+
+    #[inline(always)]
+    fn game_mut(&mut self) -> &mut G {
+        &mut self.game
+    }
+
+    #[inline(always)]
+    fn enter_node(&mut self, ply: usize) {
+        self.ctx.count_node();
+        self.seldepth = self.seldepth.max(ply as i32);
+    }
+
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        self.ctx.stopped()
+    }
+
+    #[inline(always)]
+    fn table(&self) -> &TranspositionTable {
+        &self.tables.quiescence
+    }
+
+    #[inline(always)]
+    fn quiet_stats(&self) -> QuietStats<'_> {
+        QuietStats { history: &self.history, continuation: &self.continuation, rows: [None; 2] }
+    }
+
+    #[inline(always)]
+    fn take_buffers(&mut self, ply: usize) -> MoveBuffers<G::Move> {
+        std::mem::take(&mut self.buffers[ply])
+    }
+
+    #[inline(always)]
+    fn give_back_buffers(&mut self, ply: usize, buffers: MoveBuffers<G::Move>) {
+        self.buffers[ply] = buffers;
+    }
+
+    fn clear_line(&mut self, ply: usize) {
+        self.pv[ply].clear();
+    }
+
+    fn extend_line(&mut self, ply: usize, m: G::Move) {
+        self.update_pv(ply, m);
+    }
+}
