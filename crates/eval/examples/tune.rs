@@ -21,7 +21,8 @@
 //! fits the phase weights along with the rest (see below and `eval::phase`).
 //! `--only T1,T2` fits only the named tables and keeps the rest as compiled in. Writes
 //! the weights as Rust source (`crates/eval/src/tuned_weights.rs`, compiled into the
-//! engine).
+//! engine). The error, its gradient, the scale fits, the split and the blend are in
+//! `eval::tuning`, with their tests.
 //!
 //! ```text
 //! cargo run --release -p eval --example tune -- \
@@ -30,20 +31,15 @@
 
 mod common;
 
-use common::{arg, golden_section, load_split};
+use common::{arg, load_split};
 use eval::params::{self, Features};
+use eval::tuning::{
+    blended_target, fit_scale, fit_score_scale, golden_section, gradient,
+    mean_squared_error as mse, prior_pull, sigmoid, tunable_mask,
+};
 
 /// Steps of the phase (the phase features' counts are scaled by up to this).
 const STEPS: f64 = eval::phase::PHASE_STEPS as f64;
-
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-fn mse(data: &[(Features, f64)], w: &[f64], k: f64) -> f64 {
-    let sum: f64 = data.iter().map(|(f, y)| (sigmoid(f.eval(w) / k) - y).powi(2)).sum();
-    sum / data.len().max(1) as f64
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -70,7 +66,10 @@ fn main() {
     // the engine being improved), on which the fit of the scores is reported before
     // and after: correlation, and the error against `sigmoid(score / K_s)`.
     let heldout_path: String = arg(&args, "--heldout", String::new());
-    let tunable = tunable_mask(&only);
+    let tunable = tunable_mask(&only).unwrap_or_else(|unknown| {
+        eprintln!("--only: {unknown}");
+        std::process::exit(2);
+    });
     // `--progress-features`: count every feature once for either side, without signs
     // or the king danger, to fit a model of the game's progress (the same from both
     // sides) instead of an evaluation; the result column then holds the progress
@@ -158,7 +157,7 @@ fn main() {
     let fixed_ks: f64 = arg(&args, "--ks", 0.0);
     let k = match fixed_k {
         k if k > 0.0 => k,
-        _ => golden_section(|k| mse(&train, &w0, k)),
+        _ => fit_scale(&train, &w0),
     };
     let (train0, valid0) = (mse(&train, &w0, k), mse(&valid, &w0, k));
     eprintln!("K = {k:.1}; MSE before: train {train0:.6}, validation {valid0:.6}");
@@ -173,18 +172,11 @@ fn main() {
             raw_train.iter().filter_map(|(_, y, s)| s.map(|s| (s, *y))).collect();
         let ks = match fixed_ks {
             ks if ks > 0.0 => ks,
-            _ => golden_section(|ks| {
-                scored.iter().map(|(s, y)| (sigmoid(s / ks) - y).powi(2)).sum::<f64>()
-            }),
+            _ => fit_score_scale(&scored),
         };
         eprintln!("K_s = {ks:.1} for the {} scores in column {score_column}", scored.len());
         let blend = |raw: Vec<(Features, f64, Option<f64>)>| -> Vec<(Features, f64)> {
-            raw.into_iter()
-                .map(|(f, y, score)| match score {
-                    Some(s) => (f, lambda * y + (1.0 - lambda) * sigmoid(s / ks)),
-                    None => (f, y),
-                })
-                .collect()
+            raw.into_iter().map(|(f, y, score)| (f, blended_target(lambda, y, score, ks))).collect()
         };
         (blend(raw_train), blend(raw_valid))
     } else {
@@ -208,22 +200,14 @@ fn main() {
     let mut w = w0.clone();
     let (mut m, mut v) = (vec![0.0; nw], vec![0.0; nw]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-12);
-    let scale = 1.0 / fit.len() as f64;
     let mut best = (mse(&valid_target, &w0, k), w0.clone());
     for it in 1..=iters {
-        let mut grad = vec![0.0; nw];
-        for (f, y) in fit {
-            let p = sigmoid(f.eval(&w) / k);
-            let d = 2.0 * (p - y) * p * (1.0 - p) / k * scale;
-            for &(i, c) in &f.counts {
-                grad[i as usize] += d * c as f64;
-            }
-        }
+        let grad = gradient(fit, &w, k);
         for i in 0..nw {
             if grad[i] == 0.0 || !tunable[i % params::N] {
                 continue; // a feature never seen, or a frozen table: keep the weight
             }
-            let gi = grad[i] + 2.0 * prior * (w[i] - w0[i]);
+            let gi = grad[i] + prior_pull(prior, w[i], w0[i]);
             m[i] = b1 * m[i] + (1.0 - b1) * gi;
             v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
             let mh = m[i] / (1.0 - b1.powi(it as i32));
@@ -334,20 +318,4 @@ fn correlation(data: &[(Features, f64)], w: &[f64]) -> f64 {
         syy += (y - my) * (y - my);
     }
     sxy / (sxx * syy).sqrt().max(f64::MIN_POSITIVE)
-}
-
-/// Which weights the fit may move: all, or those of the comma-separated tables.
-fn tunable_mask(only: &str) -> Vec<bool> {
-    if only.is_empty() {
-        return vec![true; params::N];
-    }
-    let mut mask = vec![false; params::N];
-    for name in only.split(',') {
-        let Some(t) = params::TABLES.iter().find(|t| t.name == name) else {
-            eprintln!("--only: no table named {name}");
-            std::process::exit(2);
-        };
-        mask[t.offset..t.offset + t.len()].iter_mut().for_each(|m| *m = true);
-    }
-    mask
 }

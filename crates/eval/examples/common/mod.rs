@@ -16,7 +16,8 @@ pub fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
 /// one: 0-based, 2 is the engine's own, 3 GPS Shogi's from `tools/gps_label.py`) and
 /// all the line's fields.
 /// Blocks of 500 lines (about ten games) go together, every tenth block held out, so
-/// that a game rarely straddles the split; unreadable lines are skipped.
+/// that a game rarely straddles the split (`eval::tuning::is_validation_line`, by the
+/// line's number in the file); unreadable lines are skipped.
 #[allow(dead_code)] // `selfplay.rs` shares the module but reads no data
 pub fn load_split<T>(
     path: &str,
@@ -34,7 +35,7 @@ pub fn load_split<T>(
         };
         let score = fields.get(score_column).and_then(|s| s.trim().parse::<f64>().ok());
         let item = sample(pos, y, score, &fields);
-        if (n / 500) % 10 == 9 {
+        if eval::tuning::is_validation_line(n) {
             valid.push(item);
         } else {
             train.push(item);
@@ -43,18 +44,6 @@ pub fn load_split<T>(
     (train, valid)
 }
 
-/// The scale in 20..2000 that minimises `error`, by golden-section search.
-#[allow(dead_code)] // not every tool fits a scale
-pub fn golden_section(error: impl Fn(f64) -> f64) -> f64 {
-    let (mut a, mut b) = (20.0f64, 2000.0f64);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..40 {
-        let (c, d) = (b - g * (b - a), a + g * (b - a));
-        if error(c) < error(d) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    (a + b) / 2.0
-}
+// Shared with `tune_danger.rs`, which fits its scale the same way.
+#[allow(unused_imports)] // not every tool fits a scale
+pub use eval::tuning::golden_section;
