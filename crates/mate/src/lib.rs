@@ -397,4 +397,98 @@ mod tests {
         let plain = search.mid(&mut pos, INF, INF, 3, 0);
         assert!(plain.is_proven() && plain.proof_len == 3);
     }
+
+    /// The read-out grace after a time limit is a twentieth of the limit, never
+    /// less than 0.1 s nor more than 3 s.
+    #[test]
+    fn the_read_out_grace_is_a_twentieth_of_the_time_between_a_tenth_and_three_seconds() {
+        let ms = Duration::from_millis;
+        for (limit, grace) in [
+            (Duration::ZERO, ms(100)),
+            (ms(1), ms(100)),
+            (ms(2_000), ms(100)),
+            (ms(4_000), ms(200)),
+            (ms(10_000), ms(500)),
+            (ms(60_000), ms(3_000)),
+            (ms(61_000), ms(3_000)),
+            (Duration::from_secs(365 * 24 * 3600), ms(3_000)),
+        ] {
+            assert_eq!(read_out_grace(limit), grace, "limit {limit:?}");
+        }
+    }
+
+    /// Rook, gold and silver in hand have no mate within 17 plies against a bare
+    /// king, and refuting every check takes df-pn well over a million nodes
+    /// (about 1.4 M with a 64 MiB table).
+    const NO_MATE_IN_17: &str = "4k4/9/9/9/9/9/9/9/9 b RGS 1";
+
+    /// A search set up as `solve_on` sets it up before the bounded searches.
+    fn root_search<'t>(table: &'t mut Table, pos: &Position, node_limit: u64) -> Search<'t> {
+        table.new_search();
+        let mut search = Search::new(table, pos.side_to_move());
+        search.node_limit = node_limit;
+        search.path.insert(pos.key(), 0);
+        search
+    }
+
+    /// The first multiple of 1,024 at or above `n`: where a node limit of `n`
+    /// stops a search (the limit is looked at every 1,024 nodes).
+    fn checked_at(n: u64) -> u64 {
+        n.div_ceil(1024) * 1024
+    }
+
+    /// `bounded_root_search` gives the favoured search at most
+    /// max(2 × the nodes spent so far, `LONG_SEARCH_NODES`) nodes; when that runs
+    /// out before the solve's own limit, plain df-pn goes on from the same table
+    /// and settles the question (here: no mate within 17), with the node limit and
+    /// the search mode put back as they were.
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "1.4 M nodes: run with --release")]
+    fn a_favoured_root_search_past_its_budget_gives_way_to_plain_df_pn() {
+        let mut table = Table::new(64);
+        let mut pos = Position::from_sfen(NO_MATE_IN_17).unwrap();
+        let mut search = root_search(&mut table, &pos, u64::MAX);
+        let outcome = bounded_root_search(&mut search, &mut pos, 17);
+        assert!(outcome.is_disproven(), "{outcome:?} after {} nodes", search.nodes);
+        assert_eq!(search.abort, None);
+        // The favoured search alone stops at its budget: only the plain search
+        // after it can have spent more.
+        assert!(search.nodes > checked_at(LONG_SEARCH_NODES), "{} nodes", search.nodes);
+        assert_eq!(search.node_limit, u64::MAX);
+        assert!(!search.favour_old_line);
+        assert_eq!(pos.to_sfen(), Position::from_sfen(NO_MATE_IN_17).unwrap().to_sfen());
+    }
+
+    /// When the solve's own node limit is below the favoured search's budget, it is
+    /// that limit that stops the search: no plain search follows, the abort stays
+    /// for the caller to see, and the outcome is left open.
+    #[test]
+    fn the_solves_own_node_limit_stops_a_bounded_root_search_without_fallback() {
+        let mut table = Table::new(16);
+        let mut pos = Position::from_sfen(NO_MATE_IN_17).unwrap();
+        let limit = 100_000;
+        let mut search = root_search(&mut table, &pos, limit);
+        let outcome = bounded_root_search(&mut search, &mut pos, 17);
+        assert!(!outcome.is_proven() && !outcome.is_disproven(), "{outcome:?}");
+        assert_eq!(search.abort, Some(Abort::Nodes));
+        assert_eq!(search.nodes, checked_at(limit));
+        assert_eq!(search.node_limit, limit);
+        assert!(!search.favour_old_line);
+    }
+
+    /// A limit between the favoured search's budget and what the question needs:
+    /// the plain search takes over past the budget and then stops at the limit.
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "1.2 M nodes: run with --release")]
+    fn the_plain_search_after_the_favoured_one_obeys_the_solves_node_limit() {
+        let mut table = Table::new(64);
+        let mut pos = Position::from_sfen(NO_MATE_IN_17).unwrap();
+        let limit = 1_200_000;
+        let mut search = root_search(&mut table, &pos, limit);
+        let outcome = bounded_root_search(&mut search, &mut pos, 17);
+        assert!(!outcome.is_proven() && !outcome.is_disproven(), "{outcome:?}");
+        assert_eq!(search.abort, Some(Abort::Nodes));
+        assert_eq!(search.nodes, checked_at(limit));
+        assert_eq!(search.node_limit, limit);
+    }
 }

@@ -311,3 +311,31 @@ fn a_proof_hand_keeps_what_the_defender_could_interpose() {
         assert_eq!(o.is_proven(), mate, "{sfen}");
     }
 }
+
+/// Small positions of the kind above (cycles everywhere) that have a mate within
+/// 5 plies, by exhaustive search: the no-mate certificate must never close
+/// around one. The budget lets its tries go deep and fail and be rolled back
+/// many times (a roll-back that left positions behind in the set, closing later
+/// tries on them, was seen to certify one of these).
+#[test]
+fn no_certificate_around_sparse_positions_with_a_mate() {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let solver = Solver::new(1);
+    let (mut mates, mut tried) = (0, 0);
+    while mates < 100 && tried < 5_000 {
+        let Some(mut pos) = sparse_position(&mut rng) else {
+            continue;
+        };
+        if pos.in_check() {
+            continue;
+        }
+        tried += 1;
+        if !mate_within(&mut pos, 5) {
+            continue;
+        }
+        mates += 1;
+        let sfen = pos.to_sfen();
+        assert_eq!(solver.certify_nomate(&pos, 20_000), None, "{sfen}: certified, but it mates");
+    }
+    assert!(mates >= 100, "{mates} mates in {tried} positions");
+}

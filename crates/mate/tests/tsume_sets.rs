@@ -1,7 +1,9 @@
 //! The solver on real problem sets (../shared/data/tsume beside the repository):
-//! a sample of each set is solved at exactly the stated length and every answer is
-//! replayed by the rules core; positions made mateless by taking the key piece away
-//! answer `nomate`, cross-checked by a plain exhaustive search.
+//! every problem of the 3- to 11-ply sets (a sample of each in a debug build) is
+//! solved at exactly the stated length, proven shortest, and every answer is
+//! replayed by the rules core; a timeout or any answer but a mate fails the test.
+//! Positions made mateless by taking the key piece away answer `nomate`,
+//! cross-checked by a plain exhaustive search.
 
 mod common;
 
@@ -29,12 +31,23 @@ fn limits() -> Limits {
     Limits { time: Some(Duration::from_secs(30)), ..Limits::default() }
 }
 
-fn solve_sample(test: &str, file: &str, n: usize) {
-    let Some(problems) = load(test, file) else { return };
+/// Fewer problems than this in a set means the file is not the one expected.
+const MIN_SET_SIZE: usize = 100;
+
+/// Solves every problem of `tsume_{plies}ply.txt` (in a debug build, where the
+/// whole set is slow, 50 spread over it): each must be answered with a mate of exactly
+/// `plies` plies that replays and is proven shortest. A timeout, `nomate`, a
+/// longer or shorter mate, or one not proven shortest fails.
+fn solve_set(test: &str, plies: usize) {
+    let Some(problems) = load(test, &format!("tsume_{plies}ply.txt")) else { return };
+    assert!(problems.len() >= MIN_SET_SIZE, "{test}: only {} problems", problems.len());
+    let problems =
+        if cfg!(debug_assertions) { sample(problems, MIN_SET_SIZE / 2) } else { problems };
     let mut solver = Solver::new(32);
-    for p in sample(problems, n) {
+    for p in &problems {
         let pos = Position::from_sfen(&p.sfen).expect("valid SFEN");
         let expected = p.expected_pv.as_ref().expect("the set gives the mate");
+        assert_eq!(expected.len(), plies, "line {}: the stated mate", p.line);
         let moves: Vec<&str> = expected.iter().map(String::as_str).collect();
         verify_usi_mate(&pos, &moves, true)
             .unwrap_or_else(|e| panic!("line {}: the stated mate does not replay: {e}", p.line));
@@ -43,34 +56,39 @@ fn solve_sample(test: &str, file: &str, n: usize) {
             panic!("line {}: {:?} instead of a mate", p.line, report.result);
         };
         verify_mate(&pos, pv, true).unwrap_or_else(|e| panic!("line {}: {e}", p.line));
-        assert_eq!(pv.len(), expected.len(), "line {}: {pv:?}", p.line);
+        assert_eq!(pv.len(), plies, "line {}: {pv:?}", p.line);
         assert!(report.shortest_proven, "line {}", p.line);
     }
 }
 
+/// Every 3-ply problem solved at its stated length.
 #[test]
-fn three_ply_sample_at_stated_length() {
-    solve_sample("three_ply_sample_at_stated_length", "tsume_3ply.txt", 50);
+fn every_three_ply_problem_at_stated_length() {
+    solve_set("every_three_ply_problem_at_stated_length", 3);
 }
 
+/// Every 5-ply problem solved at its stated length.
 #[test]
-fn five_ply_sample_at_stated_length() {
-    solve_sample("five_ply_sample_at_stated_length", "tsume_5ply.txt", 50);
+fn every_five_ply_problem_at_stated_length() {
+    solve_set("every_five_ply_problem_at_stated_length", 5);
 }
 
+/// Every 7-ply problem solved at its stated length.
 #[test]
-fn seven_ply_sample_at_stated_length() {
-    solve_sample("seven_ply_sample_at_stated_length", "tsume_7ply.txt", 50);
+fn every_seven_ply_problem_at_stated_length() {
+    solve_set("every_seven_ply_problem_at_stated_length", 7);
 }
 
+/// Every 9-ply problem solved at its stated length.
 #[test]
-fn nine_ply_sample_at_stated_length() {
-    solve_sample("nine_ply_sample_at_stated_length", "tsume_9ply.txt", 50);
+fn every_nine_ply_problem_at_stated_length() {
+    solve_set("every_nine_ply_problem_at_stated_length", 9);
 }
 
+/// Every 11-ply problem solved at its stated length.
 #[test]
-fn eleven_ply_sample_at_stated_length() {
-    solve_sample("eleven_ply_sample_at_stated_length", "tsume_11ply.txt", 50);
+fn every_eleven_ply_problem_at_stated_length() {
+    solve_set("every_eleven_ply_problem_at_stated_length", 11);
 }
 
 /// The SFEN with one piece of `letter` (upper case) moved from the attacker's hand
@@ -182,13 +200,4 @@ fn usi_answers() {
     let answer = mate::go_mate_answer(&mut solver, &pos, Some(Duration::from_secs(5)), stop);
     let last = answer.last().expect("an answer");
     assert!(last == "checkmate timeout" || last.split(' ').count() == 12, "{answer:?}");
-}
-
-/// Every problem of the five sets (4,000); a few seconds in release.
-#[test]
-#[cfg_attr(debug_assertions, ignore = "slow in a debug build: run with --release")]
-fn full_sets_at_stated_length() {
-    for n in [3, 5, 7, 9, 11] {
-        solve_sample("full_sets_at_stated_length", &format!("tsume_{n}ply.txt"), usize::MAX);
-    }
 }
