@@ -25,9 +25,9 @@ pub struct MateArgs {
     /// Search nodes per position (default: no limit).
     #[arg(long)]
     nodes: Option<u64>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 256)]
-    hash: usize,
+    /// Transposition table size in MiB (at least 1: the line is read out of it).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..))]
+    hash: u64,
     /// Stop at the first mate proven instead of looking for the shortest.
     #[arg(long)]
     first: bool,
@@ -110,7 +110,8 @@ pub fn run(args: &MateArgs) -> Result<(), String> {
         futile_rule: !args.count_futile,
         ..Limits::default()
     };
-    let mut solver = Solver::try_new(args.hash)
+    let hash = usize::try_from(args.hash).unwrap_or(usize::MAX);
+    let mut solver = Solver::try_new(hash)
         .ok_or_else(|| format!("--hash {}: cannot allocate a table of that size", args.hash))?;
     let bar = if args.file.is_some() && !args.json {
         let bar = ProgressBar::new(problems.len() as u64);

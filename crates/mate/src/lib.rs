@@ -26,7 +26,7 @@ pub mod tt;
 mod usi;
 pub mod verify;
 
-pub use usi::go_mate_answer;
+pub use usi::{go_mate_answer, split_time};
 pub use verify::{verify_mate, MateEnd};
 
 use crate::pn::INF;
@@ -68,11 +68,22 @@ pub struct Limits {
     pub shortest: bool,
     /// Do not count futile interpositions (default `true`; see [`futile`]).
     pub futile_rule: bool,
+    /// How long the line may take to read out once `time` is up; `None`: a
+    /// twentieth of `time`, 0.1 to 3 s. A caller with a hard deadline keeps both
+    /// inside it.
+    pub read_out: Option<Duration>,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { time: None, nodes: None, stop: None, shortest: true, futile_rule: true }
+        Limits {
+            time: None,
+            nodes: None,
+            stop: None,
+            shortest: true,
+            futile_rule: true,
+            read_out: None,
+        }
     }
 }
 
@@ -325,7 +336,8 @@ fn solve_on(table: &mut Table, mut pos: Position, limits: &Limits) -> Report {
     // 10 M nodes), but still obey the stop flag.
     if search.abort.is_some_and(|a| a != Abort::Stopped) {
         search.abort = None;
-        search.deadline = limits.time.and_then(|t| Instant::now().checked_add(read_out_grace(t)));
+        let grace = limits.time.map(|t| limits.read_out.unwrap_or_else(|| read_out_grace(t)));
+        search.deadline = grace.and_then(|g| Instant::now().checked_add(g));
         search.node_limit = search.nodes + 10_000_000;
     }
     let line = line_of(&mut search, &mut pos, len, exact, limits.futile_rule);

@@ -22,8 +22,14 @@ pub fn go_mate_answer(
 ) -> Vec<String> {
     // The solver may read its line out for a little after its time limit: keep
     // that inside the time the GUI gave.
-    let time = time.map(|t| t.saturating_sub(read_out_grace(t)).max(t / 2));
-    let limits = Limits { time, stop: Some(stop), ..Limits::default() };
+    let (time, read_out) = match time {
+        Some(t) => {
+            let (solve, read_out) = split_time(t);
+            (Some(solve), Some(read_out))
+        }
+        None => (None, None),
+    };
+    let limits = Limits { time, stop: Some(stop), read_out, ..Limits::default() };
     let report = solver.solve(pos, &limits);
     match &report.result {
         MateResult::Mate(pv) => {
@@ -39,6 +45,13 @@ pub fn go_mate_answer(
         MateResult::Timeout => vec!["checkmate timeout".to_string()],
         MateResult::Invalid(_) => vec!["checkmate notimplemented".to_string()],
     }
+}
+
+/// `total` shared between the search and the read-out after it: the solver's
+/// own grace, but never more than a quarter of the whole.
+pub fn split_time(total: Duration) -> (Duration, Duration) {
+    let read_out = read_out_grace(total).min(total / 4);
+    (total - read_out, read_out)
 }
 
 /// What a GUI should know of a mate not proven shortest: the search stopped
@@ -58,6 +71,22 @@ fn not_shortest_note(line_len: usize, proven: Option<usize>) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::split_time;
+    use std::time::Duration;
+
+    /// The search and the read-out share the time given, the read-out at most a
+    /// quarter of it (a 100 ms `go mate` answers within 100 ms).
+    #[test]
+    fn the_read_out_is_kept_inside_the_time_given() {
+        let ms = Duration::from_millis;
+        for (total, read_out) in
+            [(ms(0), ms(0)), (ms(100), ms(25)), (ms(400), ms(100)), (ms(10_000), ms(500))]
+        {
+            let (solve, grace) = split_time(total);
+            assert_eq!((solve + grace, grace), (total, read_out), "{total:?}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -49,7 +49,14 @@ pub fn find(solver: &mut Solver, pos: &Position, time: Duration) -> Option<Vec<M
     if pos.in_check() {
         return None;
     }
-    let limits = MateLimits { time: Some(time), shortest: false, ..MateLimits::default() };
+    // The read-out after the time limit stays inside the probe's time too.
+    let (solve, read_out) = mate::split_time(time);
+    let limits = MateLimits {
+        time: Some(solve),
+        read_out: Some(read_out),
+        shortest: false,
+        ..MateLimits::default()
+    };
     match solver.solve(pos, &limits).result {
         MateResult::Mate(line) if !line.is_empty() && repeats_nothing(pos, &line) => Some(line),
         _ => None,
