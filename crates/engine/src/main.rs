@@ -3,6 +3,7 @@
 mod bench_cmd;
 mod mate_cmd;
 mod perft_cmd;
+mod tree_cmd;
 mod usi;
 
 use clap::{Parser, Subcommand};
@@ -26,6 +27,8 @@ enum Command {
     Usi,
     /// Search fixed positions to a fixed depth: node signature and speed.
     Bench(bench_cmd::BenchArgs),
+    /// Minimax, alpha-beta, negamax or ABC on a tree or a position, traced.
+    Tree(tree_cmd::TreeArgs),
 }
 
 /// Prints one line on stdout. A reader that has gone away (`kyobo mate ... | head`)
@@ -44,6 +47,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => perft_cmd::run(&args),
         Some(Command::Mate(args)) => mate_cmd::run(&args),
         Some(Command::Bench(args)) => bench_cmd::run(&args),
+        Some(Command::Tree(args)) => tree_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,10 +1,16 @@
 //! Game trees given as data, for exact tests of node order, windows and cuts.
 //!
-//! A tree is written `Name[:value][(children)]`, children separated by spaces:
-//! `A(B(E(K:3 L:5) F(M:6 N:9)) C(G:1 H:0))`. Values are from the root player's
-//! (MAX's) point of view, as in textbook exercises; an interior node without a value
-//! evaluates to 0 when a depth limit stops there. Moves are child nodes, so a trace's
-//! path names the nodes it went through.
+//! Two ways to write a tree:
+//! - named nodes, `Name[:value][(children)]`, children separated by spaces:
+//!   `A(B(E(K:3 L:5) F(M:6 N:9)) C(G:1 H:0))`;
+//! - nested lists of leaf values, as textbooks print them: `((3 12 8) (2 4 6) (14 5
+//!   2))`, the nodes then named A, B, C, … in the order they are written (depth
+//!   first), AA after Z.
+//!
+//! Values are from the root player's (MAX's) point of view, as in textbook
+//! exercises; an interior node without a value evaluates to 0 when a depth limit
+//! stops there. Moves are child nodes, so a trace's path names the nodes it went
+//! through.
 
 use crate::game::{Game, Outcome, RepetitionStatus, Side};
 use crate::value::Value;
@@ -78,7 +84,12 @@ impl TreeGame {
     pub fn parse(text: &str) -> Result<TreeGame, TreeParseError> {
         let mut nodes = Vec::new();
         let mut parser = Parser { s: text.as_bytes(), i: 0 };
-        parser.node(&mut nodes)?;
+        parser.skip_space();
+        if parser.s.get(parser.i) == Some(&b'(') {
+            parser.nested(&mut nodes)?;
+        } else {
+            parser.node(&mut nodes)?;
+        }
         parser.skip_space();
         if parser.i != parser.s.len() {
             return Err(TreeParseError(format!("trailing text at byte {}", parser.i)));
@@ -143,6 +154,47 @@ impl Parser<'_> {
         }
     }
 
+    /// A value: an optional minus sign and digits.
+    fn value(&mut self, what: &str) -> Result<Value, TreeParseError> {
+        let start = self.i;
+        if self.s.get(self.i) == Some(&b'-') {
+            self.i += 1;
+        }
+        while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
+            self.i += 1;
+        }
+        let text = String::from_utf8_lossy(&self.s[start..self.i]).into_owned();
+        text.parse().map_err(|_| TreeParseError(format!("bad value '{text}' for {what}")))
+    }
+
+    /// A node of the nested-list form: `(children)` or a leaf value.
+    fn nested(&mut self, nodes: &mut Vec<Node>) -> Result<u32, TreeParseError> {
+        self.skip_space();
+        let id = nodes.len() as u32;
+        let name = letters(nodes.len());
+        if self.s.get(self.i) != Some(&b'(') {
+            let value = self.value(&format!("leaf {name} at byte {}", self.i))?;
+            nodes.push(Node { name, value, children: Vec::new() });
+            return Ok(id);
+        }
+        self.i += 1;
+        nodes.push(Node { name, value: 0, children: Vec::new() });
+        loop {
+            self.skip_space();
+            match self.s.get(self.i) {
+                Some(b')') => {
+                    self.i += 1;
+                    return Ok(id);
+                }
+                None => return Err(TreeParseError("unclosed '('".into())),
+                _ => {
+                    let child = self.nested(nodes)?;
+                    nodes[id as usize].children.push(child);
+                }
+            }
+        }
+    }
+
     fn node(&mut self, nodes: &mut Vec<Node>) -> Result<u32, TreeParseError> {
         self.skip_space();
         let start = self.i;
@@ -158,17 +210,7 @@ impl Parser<'_> {
         let mut value = 0;
         if self.s.get(self.i) == Some(&b':') {
             self.i += 1;
-            let vstart = self.i;
-            if self.s.get(self.i) == Some(&b'-') {
-                self.i += 1;
-            }
-            while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
-                self.i += 1;
-            }
-            let text = String::from_utf8_lossy(&self.s[vstart..self.i]).into_owned();
-            value = text
-                .parse()
-                .map_err(|_| TreeParseError(format!("bad value '{text}' for {name}")))?;
+            value = self.value(&name)?;
         }
         let id = nodes.len() as u32;
         nodes.push(Node { name, value, children: Vec::new() });
@@ -192,6 +234,19 @@ impl Parser<'_> {
         }
         Ok(id)
     }
+}
+
+/// The `n`th name of the nested form: A … Z, AA … AZ, BA …
+fn letters(n: usize) -> String {
+    let mut name = Vec::new();
+    let mut n = n + 1;
+    while n > 0 {
+        n -= 1;
+        name.push(b'A' + (n % 26) as u8);
+        n /= 26;
+    }
+    name.reverse();
+    String::from_utf8_lossy(&name).into_owned()
 }
 
 impl Game for TreeGame {
@@ -285,5 +340,26 @@ mod tests {
         assert_eq!(g.descendants("C"), ["D", "E"]);
         assert!(TreeGame::parse("A(B").is_err());
         assert!(TreeGame::parse("A:x").is_err());
+    }
+
+    #[test]
+    fn nested_lists_name_their_nodes_in_order() {
+        let g = TreeGame::parse("((3 12 8) (2 4 6) (14 5 2))").unwrap();
+        assert_eq!(g.node_name(), "A");
+        assert_eq!(g.descendants("A").len(), 12);
+        assert_eq!(g.descendants("B"), ["C", "D", "E"]);
+        assert_eq!(g.descendants("F"), ["G", "H", "I"]);
+        let mut leaf = g.clone();
+        leaf.make_move(g.move_to("B").unwrap());
+        leaf.make_move(g.move_to("D").unwrap());
+        assert_eq!(leaf.evaluate(), 12);
+        assert_eq!(leaf.outcome(), Some(Outcome::Payoff(12)));
+        assert_eq!(
+            (letters(0), letters(25), letters(26), letters(27)),
+            ("A".into(), "Z".into(), "AA".into(), "AB".into())
+        );
+        assert!(TreeGame::parse("((1 2)").is_err());
+        assert!(TreeGame::parse("((1 x))").is_err());
+        assert!(TreeGame::parse("(1 2) 3").is_err());
     }
 }

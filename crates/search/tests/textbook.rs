@@ -5,6 +5,9 @@ use search::textbook::{alphabeta, format_trace, minimax, negamax, CutKind, NoTra
 use search::tree::{TreeGame, TreeMove};
 use search::value::INFINITE;
 
+mod common;
+use common::{random_tree, Lcg};
+
 /// A three-ply exercise tree in the style of seed 001's exercise 13: A is MAX, B-D
 /// are MIN, E-J are MAX, the leaves (values from A's side) are MIN nodes.
 ///
@@ -147,27 +150,6 @@ enter A (-inf, +inf)
 return A = 1
 ";
     assert_eq!(text, expected);
-}
-
-/// A tiny deterministic generator for random trees.
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n
-    }
-}
-
-fn random_tree(rng: &mut Lcg, depth: u32, branching: u64, counter: &mut u32) -> String {
-    *counter += 1;
-    let name = format!("n{counter}");
-    if depth == 0 {
-        return format!("{name}:{}", rng.next(201) as i32 - 100);
-    }
-    let kids = 1 + rng.next(branching);
-    let children: Vec<String> =
-        (0..kids).map(|_| random_tree(rng, depth - 1, branching, counter)).collect();
-    format!("{name}({})", children.join(" "))
 }
 
 #[test]

@@ -103,6 +103,31 @@ impl Conspiracy {
     }
 }
 
+impl Conspiracy {
+    /// [`Conspiracy::terminates`] with its reasons, for traces: which case
+    /// applies and each side's depth against its threshold.
+    pub fn explain<M>(
+        &self,
+        heads: &[Head<M>],
+        mover: Side,
+        alpha: Value,
+        beta: Value,
+        key: Value,
+    ) -> String {
+        let opponent = mover.flip();
+        let at = |side: Side, value: Value| {
+            format!("{side:?} {}/{}", self.depth(heads, side, value), self.thresholds[side.index()])
+        };
+        if key >= beta {
+            format!("key >= beta: {}", at(mover, beta))
+        } else if key <= alpha {
+            format!("key <= alpha: {}", at(opponent, alpha.saturating_neg()))
+        } else {
+            format!("inside: {}, {}", at(mover, key), at(opponent, key.saturating_neg()))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,5 +201,8 @@ mod tests {
         assert!(!c.terminates(&heads, SECOND, -300, -100, -310));
         let first_two = Conspiracy { thresholds: [2, 9], ..c };
         assert!(first_two.terminates(&heads, SECOND, -300, -100, -310));
+        assert_eq!(c.explain(&heads, SECOND, -400, -200, -310), "inside: Second 3/3, First 2/3");
+        assert_eq!(c.explain(&heads, SECOND, -500, -350, -310), "key >= beta: Second 3/3");
+        assert_eq!(c.explain(&heads, SECOND, -300, -100, -310), "key <= alpha: First 2/3");
     }
 }

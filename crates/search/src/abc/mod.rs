@@ -34,11 +34,13 @@ pub mod conspiracy;
 pub mod table;
 mod worker;
 
-use crate::engine::{AllocError, Searcher, ThreadContext};
+use crate::engine::context::SharedState;
+use crate::engine::{AllocError, RootMoves, SearchThread, Searcher, ThreadContext};
 use crate::game::Game;
 use crate::tt::TranspositionTable;
 use crate::value::Value;
 use table::PositionTable;
+pub use worker::AbcCounters;
 use worker::AbcThread;
 
 /// ABC's parameters, each a USI option (`ABC_…`).
@@ -234,4 +236,54 @@ impl<G: Game> Searcher<G> for Abc {
     fn set_option(&mut self, name: &str, value: i64) -> Result<(), String> {
         self.options.set(name, value)
     }
+}
+
+/// What [`traced`] found: the root's value and line, and the trace.
+#[derive(Clone, Debug)]
+pub struct Traced<M> {
+    pub value: Value,
+    pub pv: Vec<M>,
+    /// The last iteration, node by node: each move entered with its key, window
+    /// and the termination test's reasons, then how the node ended.
+    pub trace: Vec<String>,
+    pub counters: AbcCounters,
+}
+
+/// ABC on one thread, iterations 1 to `threshold`, keeping a trace of the last
+/// (small trees and positions: a reader can follow the seed's definitions).
+///
+/// # Panics
+/// When a table of 2 MiB cannot be had.
+pub fn traced<G: Game>(root: &G, threshold: i32, options: AbcOptions) -> Traced<G::Move> {
+    let abc = Abc::try_new(2, options).unwrap_or_else(|e| panic!("{e}"));
+    let shared = SharedState::new(1);
+    let tables = abc.tables.as_ref().expect("made by try_new");
+    let mut thread =
+        AbcThread::new(root.clone(), tables, ThreadContext::new(0, &shared, None, None), options);
+    let mut moves = Vec::new();
+    root.legal_moves(&mut moves);
+    let mut roots = RootMoves::new(moves);
+    if roots.moves.is_empty() {
+        let value = rules_end_or_no_moves(root);
+        return Traced { value, pv: Vec::new(), trace: Vec::new(), counters: thread.counters };
+    }
+    for iteration in 1..=threshold.max(1) {
+        roots.start_iteration();
+        if iteration == threshold.max(1) {
+            thread.trace = Some(Vec::new());
+        }
+        thread.search_line(&mut roots, iteration, None);
+    }
+    let best = &roots.moves[0];
+    Traced {
+        value: best.score,
+        pv: best.pv.clone(),
+        trace: thread.trace.take().unwrap_or_default(),
+        counters: thread.counters,
+    }
+}
+
+/// The value of a root without moves.
+fn rules_end_or_no_moves<G: Game>(root: &G) -> Value {
+    crate::game::rules_end(root, 0).unwrap_or_else(|| root.no_moves().value(0))
 }

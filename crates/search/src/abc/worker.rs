@@ -11,6 +11,15 @@ use crate::qsearch::{qsearch, QsHost, REPETITION_PLIES};
 use crate::tt::{Bound, TranspositionTable};
 use crate::value::*;
 
+/// A value for a trace: ±inf for the window's ends.
+fn shown(v: Value) -> String {
+    match v {
+        v if v >= INFINITE => "+inf".into(),
+        v if v <= -INFINITE => "-inf".into(),
+        v => v.to_string(),
+    }
+}
+
 /// What one thread counted, for the engine's reports and the benchmarks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AbcCounters {
@@ -27,6 +36,12 @@ pub struct AbcCounters {
     /// Nodes the early β-cut ended, and the key searches it saved.
     pub early_cuts: u64,
     pub keys_saved: u64,
+    /// Leaves by how open their line is — the alternatives per node close to the
+    /// leaf's value (within Δ, for the side to move there) on average along the
+    /// line: under 1, 1 to 2, 2 to 3, 3 or more — with their plies. ABC is meant
+    /// to search the forced lines (the first) deepest.
+    pub leaves_by_openness: [u64; 4],
+    pub leaf_plies_by_openness: [u64; 4],
 }
 
 pub struct AbcThread<'s, G: Game> {
@@ -49,6 +64,8 @@ pub struct AbcThread<'s, G: Game> {
     moves: Vec<G::Move>,
     stored: Vec<(u32, Value)>,
     pub counters: AbcCounters,
+    /// Lines of a trace of the search (see [`super::traced`]), when one is kept.
+    pub(super) trace: Option<Vec<String>>,
 }
 
 impl<'s, G: Game> AbcThread<'s, G> {
@@ -75,6 +92,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             moves: Vec::with_capacity(256),
             stored: Vec::with_capacity(16),
             counters: AbcCounters::default(),
+            trace: None,
         }
     }
 
@@ -132,13 +150,17 @@ impl<'s, G: Game> AbcThread<'s, G> {
             if self.ctx.stopped() {
                 break;
             }
-            if self.options.early_cut && key >= beta && !in_check {
-                // The child would end at once with this key, at or above beta,
-                // whatever the other keys: the mover's conspiracy depth at beta
-                // among the keys so far (never more than the node keeps) already
-                // reaches its threshold.
+            if self.options.early_cut && key >= beta && !in_check && ply >= 2 {
+                // The node would search its best key first, at or above beta, and
+                // that child would end at once: the mover's conspiracy depth at
+                // beta already reaches its threshold with the keys so far (of
+                // which the node keeps at most `width`, one of them searched).
+                // The node fails high with a smaller value than the full search
+                // would give, which no ancestor takes: fail-hard nodes keep
+                // alpha over a child's fail-high. Root children (ply 1) are left
+                // out, as the root keeps their values as the next keys.
                 let others = head.count_above(beta.saturating_sub(self.conspiracy.delta));
-                let here = self.conspiracy.sfunc(others.min(self.options.width));
+                let here = self.conspiracy.sfunc(others.min(self.options.width - 1));
                 let above = self.conspiracy.depth(&self.heads[..ply], side, beta);
                 if above + here >= self.conspiracy.thresholds[side.index()] {
                     self.counters.early_cuts += 1;
@@ -184,18 +206,23 @@ impl<'s, G: Game> AbcThread<'s, G> {
         });
     }
 
+    /// The node's moves and keys from the position table: each stored move must
+    /// be one of the position's legal moves (an entry of another position that
+    /// shares the slot is refused), and is taken from the generator, so that the
+    /// game's own move values are kept whatever the table's encoding drops.
     fn read_table(&mut self, key: u64, head: &mut Head<G::Move>) -> bool {
         self.counters.table_probes += 1;
         self.stored.clear();
         if !self.tables.positions.probe(key, &mut self.stored) {
             return false;
         }
+        self.moves.clear();
+        self.game.legal_moves(&mut self.moves);
         for &(code, k) in &self.stored {
-            let m = G::decode_move(code);
-            if !self.game.is_legal(m) {
+            let Some(&m) = self.moves.iter().find(|&&m| G::encode_move(m) == code) else {
                 head.children.clear();
-                return false; // another position's entry
-            }
+                return false;
+            };
             head.children.push(Child { mv: m, key: k, searching: false });
         }
         self.counters.table_hits += 1;
@@ -228,8 +255,22 @@ impl<'s, G: Game> AbcThread<'s, G> {
         self.seldepth = self.seldepth.max(ply_v);
         self.pv[ply].clear();
 
+        let parent = &self.heads[ply - 1];
+        let (mover, searched) = (parent.side, parent.children.iter().find(|c| c.searching));
+        let (key, m) = searched.map_or((-INFINITE, G::Move::default()), |c| (c.key, c.mv));
+        if self.trace.is_some() {
+            let how = self.conspiracy.explain(&self.heads[..ply], mover, -beta, -alpha, key);
+            let line = format!(
+                "{m} by {mover:?}, key {key}, window ({}, {}): {how}",
+                shown(alpha),
+                shown(beta)
+            );
+            self.note(ply, || line);
+        }
+
         // Step 2. The end of the game, a repetition, the ply limit.
         if let Some(v) = self.end_value(ply) {
+            self.note(ply + 1, || format!("end of the game: {v}"));
             return v;
         }
         if ply_v >= MAX_PLY - 1 {
@@ -238,16 +279,15 @@ impl<'s, G: Game> AbcThread<'s, G> {
 
         // Step 3. The conspiracy-depth horizon: the parent's side searched this
         // move with window (-beta, -alpha) and key `key`.
-        let parent = &self.heads[ply - 1];
-        let key = parent.children.iter().find(|c| c.searching).map_or(-INFINITE, |c| c.key);
-        if self.conspiracy.terminates(&self.heads[..ply], parent.side, -beta, -alpha, key) {
-            self.counters.leaves += 1;
-            self.counters.leaf_plies += ply as u64;
+        if self.conspiracy.terminates(&self.heads[..ply], mover, -beta, -alpha, key) {
+            self.count_leaf(ply, mover, key);
+            self.note(ply + 1, || format!("leaf: {}", -key));
             return -key;
         }
 
         // Step 4. The moves and their keys (or the early β-cut).
         if let Some(v) = self.expand(alpha, beta, ply) {
+            self.note(ply + 1, || format!("early beta-cut: a key of {v} >= beta {}", shown(beta)));
             return v;
         }
         if self.ctx.stopped() {
@@ -255,6 +295,10 @@ impl<'s, G: Game> AbcThread<'s, G> {
         }
         if self.heads[ply].children.is_empty() {
             return self.game.no_moves().value(ply_v);
+        }
+        if self.trace.is_some() {
+            let keys = Self::keys_text(&self.heads[ply]);
+            self.note(ply + 1, || format!("keys {keys}"));
         }
 
         // Step 5. The moves in key order, alpha-beta.
@@ -274,10 +318,49 @@ impl<'s, G: Game> AbcThread<'s, G> {
                 self.update_pv(ply, m);
             }
             if best >= beta {
+                let cut = self.heads[ply].children.len() - i - 1;
+                if cut > 0 {
+                    self.note(ply + 1, || {
+                        format!("beta cut: {best} >= {}, {cut} not searched", shown(beta))
+                    });
+                }
                 break;
             }
         }
+        self.note(ply + 1, || format!("value {best}"));
         best
+    }
+
+    /// Adds a line to the trace, indented by `ply` (made only when a trace is kept).
+    #[inline]
+    fn note(&mut self, ply: usize, line: impl FnOnce() -> String) {
+        if let Some(trace) = self.trace.as_mut() {
+            trace.push(format!("{}{}", "  ".repeat(ply), line()));
+        }
+    }
+
+    fn keys_text(head: &Head<G::Move>) -> String {
+        let keys: Vec<String> =
+            head.children.iter().map(|c| format!("{} {}", c.mv, c.key)).collect();
+        keys.join(", ")
+    }
+
+    /// Counts a leaf at `ply` whose key is `key` for `mover`, as forced or open.
+    fn count_leaf(&mut self, ply: usize, mover: Side, key: Value) {
+        let delta = self.conspiracy.delta;
+        let alternatives: usize = self.heads[..ply]
+            .iter()
+            .map(|h| {
+                let value = if h.side == mover { key } else { key.saturating_neg() };
+                h.count_above(value.saturating_sub(delta))
+            })
+            .sum();
+        let c = &mut self.counters;
+        c.leaves += 1;
+        c.leaf_plies += ply as u64;
+        let openness = (alternatives / ply.max(1)).min(3);
+        c.leaves_by_openness[openness] += 1;
+        c.leaf_plies_by_openness[openness] += ply as u64;
     }
 
     /// This iteration's termination test: thresholds from the iteration and each
@@ -325,6 +408,18 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             head.children.push(Child { mv: m, key, searching: false });
         }
         head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
+        if self.trace.is_some() {
+            let c = &self.conspiracy;
+            let line = format!(
+                "iteration {iteration}: thresholds First {}, Second {}; delta {}, SFunc cap {}; root keys {}",
+                c.thresholds[0],
+                c.thresholds[1],
+                c.delta,
+                c.cap,
+                Self::keys_text(&head)
+            );
+            self.note(0, || line);
+        }
         self.heads[0] = head;
 
         let margin = units::<G>(self.options.root_margin);
@@ -372,6 +467,14 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             ("table_hits", c.table_hits),
             ("early_cuts", c.early_cuts),
             ("keys_saved", c.keys_saved),
+            ("leaves_open0", c.leaves_by_openness[0]),
+            ("leaf_plies_open0", c.leaf_plies_by_openness[0]),
+            ("leaves_open1", c.leaves_by_openness[1]),
+            ("leaf_plies_open1", c.leaf_plies_by_openness[1]),
+            ("leaves_open2", c.leaves_by_openness[2]),
+            ("leaf_plies_open2", c.leaf_plies_by_openness[2]),
+            ("leaves_open3", c.leaves_by_openness[3]),
+            ("leaf_plies_open3", c.leaf_plies_by_openness[3]),
         ]
     }
 }

@@ -10,7 +10,7 @@
 //! iteration further; they share what the algorithm shares between its threads
 //! (PVS: the transposition table), and their only product is what they leave there.
 
-mod context;
+pub(crate) mod context;
 mod control;
 mod driver;
 

@@ -13,10 +13,10 @@ pub fn alphabeta<G: Game, T: Tracer<G::Move>>(
     beta: Value,
     tracer: &mut T,
 ) -> TextbookResult<G::Move> {
-    let mut walk = Walk { game: game.clone(), path: Vec::new(), nodes: 0, tracer };
+    let mut walk = Walk { game: game.clone(), path: Vec::new(), nodes: 0, leaves: 0, tracer };
     let mut pv = Vec::new();
     let value = max_node(&mut walk, depth, alpha, beta, &mut pv);
-    TextbookResult { value, pv, nodes: walk.nodes }
+    TextbookResult { value, pv, nodes: walk.nodes, leaves: walk.leaves }
 }
 
 /// The value of a leaf from MAX's side, `v` from the side to move's.

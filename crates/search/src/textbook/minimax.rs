@@ -10,10 +10,10 @@ pub fn minimax<G: Game, T: Tracer<G::Move>>(
     depth: u32,
     tracer: &mut T,
 ) -> TextbookResult<G::Move> {
-    let mut walk = Walk { game: game.clone(), path: Vec::new(), nodes: 0, tracer };
+    let mut walk = Walk { game: game.clone(), path: Vec::new(), nodes: 0, leaves: 0, tracer };
     let mut pv = Vec::new();
     let value = node(&mut walk, depth, true, &mut pv);
-    TextbookResult { value, pv, nodes: walk.nodes }
+    TextbookResult { value, pv, nodes: walk.nodes, leaves: walk.leaves }
 }
 
 fn node<G: Game, T: Tracer<G::Move>>(

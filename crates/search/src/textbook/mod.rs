@@ -27,6 +27,8 @@ pub struct TextbookResult<M> {
     pub pv: Vec<M>,
     /// Nodes entered, leaves included.
     pub nodes: u64,
+    /// Leaves valued (the horizon, or the end of the game).
+    pub leaves: u64,
 }
 
 /// Shared walking state: the path from the root (for traces) and the node count.
@@ -34,6 +36,7 @@ pub(crate) struct Walk<'t, G: Game, T: Tracer<G::Move>> {
     pub game: G,
     pub path: Vec<G::Move>,
     pub nodes: u64,
+    pub leaves: u64,
     pub tracer: &'t mut T,
 }
 
@@ -63,6 +66,7 @@ impl<G: Game, T: Tracer<G::Move>> Walk<'_, G, T> {
     }
 
     pub fn leave(&mut self, value: Value, leaf: bool) {
+        self.leaves += u64::from(leaf);
         if self.tracer.enabled() {
             let path = self.path.clone();
             self.tracer.event(TraceEvent::Leave { path, value, leaf });

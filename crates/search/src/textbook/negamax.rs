@@ -14,10 +14,10 @@ pub fn negamax<G: Game, T: Tracer<G::Move>>(
     b: Value,
     tracer: &mut T,
 ) -> TextbookResult<G::Move> {
-    let mut walk = Walk { game: game.clone(), path: Vec::new(), nodes: 0, tracer };
+    let mut walk = Walk { game: game.clone(), path: Vec::new(), nodes: 0, leaves: 0, tracer };
     let mut pv = Vec::new();
     let value = node(&mut walk, depth, a, b, &mut pv);
-    TextbookResult { value, pv, nodes: walk.nodes }
+    TextbookResult { value, pv, nodes: walk.nodes, leaves: walk.leaves }
 }
 
 fn node<G: Game, T: Tracer<G::Move>>(
