@@ -45,10 +45,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     let mut engine = Engine::new(1, usize::from(args.threads));
     engine.set_algorithm(&args.algo).map_err(|e| format!("--algo: {e}"))?;
     for option in &args.options {
-        let (name, value) = option
-            .split_once('=')
-            .and_then(|(n, v)| Some((n, v.trim().parse::<i64>().ok()?)))
-            .ok_or_else(|| format!("--option {option}: expected NAME=NUMBER"))?;
+        let (name, value) = crate::parse_algorithm_option(option)?;
         engine.set_algorithm_option(name, value).map_err(|e| format!("--option: {e}"))?;
     }
     engine.try_set_hash_mb(args.hash).map_err(|e| format!("--hash {}: {e}", args.hash))?;

@@ -40,6 +40,13 @@ pub fn print_line(line: &str) {
     }
 }
 
+/// `NAME=VALUE` of `--option` (an algorithm's option, such as `ABC_Width=8`).
+pub fn parse_algorithm_option(text: &str) -> Result<(&str, i64), String> {
+    text.split_once('=')
+        .and_then(|(name, value)| Some((name.trim(), value.trim().parse::<i64>().ok()?)))
+        .ok_or_else(|| format!("--option {text}: expected NAME=NUMBER"))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {

@@ -80,6 +80,15 @@ fn show(v: Value) -> String {
     }
 }
 
+/// The root's value, the best move and the line.
+fn print_found<M: std::fmt::Display>(value: Value, pv: &[M]) {
+    crate::print_line(&format!("value {}", show(value)));
+    let best = pv.first().map_or("none".to_string(), |m| m.to_string());
+    crate::print_line(&format!("best {best}"));
+    let line: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
+    crate::print_line(&format!("pv {}", line.join(" ")));
+}
+
 fn report<G: Game>(game: &G, depth: u32, args: &TreeArgs) -> Result<(), String> {
     let (a, b) = match args.window.as_deref() {
         Some([a, b]) if a < b => (*a, *b),
@@ -103,11 +112,7 @@ fn report<G: Game>(game: &G, depth: u32, args: &TreeArgs) -> Result<(), String> 
             crate::print_line(line);
         }
     }
-    crate::print_line(&format!("value {}", show(result.value)));
-    let best = result.pv.first().map_or("none".to_string(), |m| m.to_string());
-    crate::print_line(&format!("best {best}"));
-    let pv: Vec<String> = result.pv.iter().map(|m| m.to_string()).collect();
-    crate::print_line(&format!("pv {}", pv.join(" ")));
+    print_found(result.value, &result.pv);
     crate::print_line(&format!("nodes {}", result.nodes));
     crate::print_line(&format!("leaves {}", result.leaves));
     Ok(())
@@ -116,10 +121,7 @@ fn report<G: Game>(game: &G, depth: u32, args: &TreeArgs) -> Result<(), String> 
 fn report_abc<G: Game>(game: &G, threshold: u32, args: &TreeArgs) -> Result<(), String> {
     let mut options = AbcOptions::default();
     for option in &args.options {
-        let (name, value) = option
-            .split_once('=')
-            .and_then(|(n, v)| Some((n, v.trim().parse::<i64>().ok()?)))
-            .ok_or_else(|| format!("--option {option}: expected NAME=NUMBER"))?;
+        let (name, value) = crate::parse_algorithm_option(option)?;
         options.set(name, value)?;
     }
     let threshold = i32::try_from(threshold).unwrap_or(i32::MAX).min(search::value::MAX_PLY);
@@ -129,11 +131,7 @@ fn report_abc<G: Game>(game: &G, threshold: u32, args: &TreeArgs) -> Result<(), 
             crate::print_line(line);
         }
     }
-    crate::print_line(&format!("value {}", show(found.value)));
-    let best = found.pv.first().map_or("none".to_string(), |m| m.to_string());
-    crate::print_line(&format!("best {best}"));
-    let pv: Vec<String> = found.pv.iter().map(|m| m.to_string()).collect();
-    crate::print_line(&format!("pv {}", pv.join(" ")));
+    print_found(found.value, &found.pv);
     let c = found.counters;
     crate::print_line(&format!(
         "nodes {} leaves {} key_searches {} early_cuts {}",

@@ -176,8 +176,10 @@ fn go_mate_with_a_large_hash_answers_in_time() {
         gui.send("go mate 500");
         assert_eq!(gui.expect("checkmate", SECS * 5), "checkmate timeout");
         let took = start.elapsed();
-        // The limit plus process and pipe time on a loaded machine.
-        assert!(took < Duration::from_millis(800), "{took:?}");
+        // The limit plus process and pipe time on a loaded machine (two engines of
+        // other tests beside this one on two busy cores took 0.8 s); making the
+        // 1 GiB table on the clock took seconds.
+        assert!(took < Duration::from_millis(1500), "{took:?}");
         gui.send("position startpos");
         exactly_one_bestmove(&mut gui, "go depth 4");
         gui.send("position sfen 9/9/9/4k4/9/9/9/9/9 b RBGSNLPrb3g3s3n3l17p 1");

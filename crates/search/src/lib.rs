@@ -20,6 +20,7 @@ pub mod game;
 pub mod history;
 pub mod limits;
 pub mod picker;
+pub mod plies;
 pub mod pvs;
 pub mod qsearch;
 pub mod textbook;

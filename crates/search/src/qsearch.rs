@@ -4,8 +4,8 @@
 //!
 //! The algorithm that calls it lends what it needs through [`QsHost`]: the
 //! position, its node count and stop flag, a table of its choice (PVS: its main
-//! table; ABC: a table of its own), its per-ply move storage and, at nodes of the
-//! principal variation, its line. Monomorphised for each host, it costs what a
+//! table; ABC: a table of its own), and its [`PlyStack`] (move storage per ply and,
+//! at nodes of the principal variation, its line). Monomorphised for each host, it costs what a
 //! method of the algorithm would.
 //!
 //! The node, in order: the end-of-game test, the ply limit, repetitions (in
@@ -16,7 +16,8 @@
 
 use crate::game::{rules_end, units, Game};
 use crate::history::QuietStats;
-use crate::picker::{MoveBuffers, MovePicker};
+use crate::picker::MovePicker;
+use crate::plies::PlyStack;
 use crate::tt::{Bound, TranspositionTable};
 use crate::value::*;
 
@@ -40,13 +41,8 @@ pub trait QsHost<G: Game> {
     fn table(&self) -> &TranspositionTable;
     /// How quiet moves are ordered where they are searched (evasions).
     fn quiet_stats(&self) -> QuietStats<'_>;
-    /// The move storage of `ply`, lent for the node and given back.
-    fn take_buffers(&mut self, ply: usize) -> MoveBuffers<G::Move>;
-    fn give_back_buffers(&mut self, ply: usize, buffers: MoveBuffers<G::Move>);
-    /// At PV nodes: the line from `ply` is empty, or is `m` followed by the line
-    /// from `ply + 1`.
-    fn clear_line(&mut self, ply: usize);
-    fn extend_line(&mut self, ply: usize, m: G::Move);
+    /// The search's lines and move storage per ply (its line is kept at PV nodes).
+    fn plies(&mut self) -> &mut PlyStack<G::Move>;
 }
 
 /// The quiescence value of the host's position, `ply` plies from the root and
@@ -65,7 +61,7 @@ pub fn qsearch<G: Game, H: QsHost<G>, const PV: bool>(
     }
     let ply_v = ply as i32;
     if PV {
-        host.clear_line(ply);
+        host.plies().clear_line(ply);
     }
     if let Some(v) = rules_end(host.game(), ply_v) {
         return v;
@@ -110,7 +106,7 @@ pub fn qsearch<G: Game, H: QsHost<G>, const PV: bool>(
     }
     let original_alpha = alpha;
 
-    let buffers = host.take_buffers(ply);
+    let buffers = host.plies().take_buffers(ply);
     let mut picker = MovePicker::quiescence(tt_move, in_check, buffers);
     let mut best_move = G::Move::default();
     let mut move_count = 0;
@@ -131,12 +127,12 @@ pub fn qsearch<G: Game, H: QsHost<G>, const PV: bool>(
         host.game_mut().make_move(m);
         host.table().prefetch(host.game().key());
         if PV {
-            host.clear_line(ply + 1);
+            host.plies().clear_line(ply + 1);
         }
         let v = -qsearch::<G, H, PV>(host, -beta, -alpha, ply + 1, qdepth - 1);
         host.game_mut().unmake_move(m);
         if host.stopped() {
-            host.give_back_buffers(ply, picker.into_buffers());
+            host.plies().give_back(ply, picker.into_buffers());
             return DRAW;
         }
         if v > best {
@@ -144,7 +140,7 @@ pub fn qsearch<G: Game, H: QsHost<G>, const PV: bool>(
             if v > alpha {
                 best_move = m;
                 if PV {
-                    host.extend_line(ply, m);
+                    host.plies().extend_line(ply, m);
                 }
                 if v >= beta {
                     break;
@@ -153,17 +149,11 @@ pub fn qsearch<G: Game, H: QsHost<G>, const PV: bool>(
             }
         }
     }
-    host.give_back_buffers(ply, picker.into_buffers());
+    host.plies().give_back(ply, picker.into_buffers());
     if in_check && move_count == 0 {
         return host.game().no_moves().value(ply_v);
     }
-    let bound = if best >= beta {
-        Bound::Lower
-    } else if PV && best > original_alpha {
-        Bound::Exact
-    } else {
-        Bound::Upper
-    };
+    let bound = Bound::of(best, original_alpha, beta, PV);
     let code = if best_move == G::Move::default() { 0 } else { G::encode_move(best_move) };
     host.table().store(key, code, to_tt(best, ply_v), -1, bound);
     best

@@ -21,6 +21,23 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// What a node's value `best` is, searched with window (`alpha`, `beta`):
+    /// at least itself when it reached beta, exact when it rose above alpha at a
+    /// node searched with an open window (`exact_possible`), at most itself
+    /// otherwise.
+    #[inline]
+    pub fn of(best: Value, alpha: Value, beta: Value, exact_possible: bool) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if exact_possible && best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// What a probe found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtEntry {

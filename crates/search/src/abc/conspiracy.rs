@@ -78,6 +78,26 @@ impl Conspiracy {
         heads.iter().filter(|h| h.side == side).map(|h| self.sfunc(h.count_above(threshold))).sum()
     }
 
+    /// What must hold for the node reached by a move of key `key` (by `mover`,
+    /// searched with window `(alpha, beta)`) to be a leaf: the case, and each
+    /// (side, frontier value) whose conspiracy depth must reach the side's
+    /// threshold.
+    fn conditions(
+        mover: Side,
+        alpha: Value,
+        beta: Value,
+        key: Value,
+    ) -> (&'static str, [Option<(Side, Value)>; 2]) {
+        let opponent = mover.flip();
+        if key >= beta {
+            ("key >= beta", [Some((mover, beta)), None])
+        } else if key <= alpha {
+            ("key <= alpha", [Some((opponent, alpha.saturating_neg())), None])
+        } else {
+            ("inside", [Some((mover, key)), Some((opponent, key.saturating_neg()))])
+        }
+    }
+
     /// Whether the node reached by a move of key `key` from the last head of
     /// `heads` (whose side `mover` searched it with window `(alpha, beta)`) is a
     /// leaf of this iteration.
@@ -89,23 +109,15 @@ impl Conspiracy {
         beta: Value,
         key: Value,
     ) -> bool {
-        let opponent = mover.flip();
-        let reached = |side: Side, value: Value| {
-            self.depth(heads, side, value) >= self.thresholds[side.index()]
-        };
-        if key >= beta {
-            reached(mover, beta)
-        } else if key <= alpha {
-            reached(opponent, alpha.saturating_neg())
-        } else {
-            reached(mover, key) && reached(opponent, key.saturating_neg())
-        }
+        let (_, conditions) = Self::conditions(mover, alpha, beta, key);
+        conditions
+            .iter()
+            .flatten()
+            .all(|&(side, value)| self.depth(heads, side, value) >= self.thresholds[side.index()])
     }
-}
 
-impl Conspiracy {
-    /// [`Conspiracy::terminates`] with its reasons, for traces: which case
-    /// applies and each side's depth against its threshold.
+    /// [`Conspiracy::terminates`] with its reasons, for traces: the case, and
+    /// each side's depth against its threshold.
     pub fn explain<M>(
         &self,
         heads: &[Head<M>],
@@ -114,17 +126,16 @@ impl Conspiracy {
         beta: Value,
         key: Value,
     ) -> String {
-        let opponent = mover.flip();
-        let at = |side: Side, value: Value| {
-            format!("{side:?} {}/{}", self.depth(heads, side, value), self.thresholds[side.index()])
-        };
-        if key >= beta {
-            format!("key >= beta: {}", at(mover, beta))
-        } else if key <= alpha {
-            format!("key <= alpha: {}", at(opponent, alpha.saturating_neg()))
-        } else {
-            format!("inside: {}, {}", at(mover, key), at(opponent, key.saturating_neg()))
-        }
+        let (case, conditions) = Self::conditions(mover, alpha, beta, key);
+        let depths: Vec<String> = conditions
+            .iter()
+            .flatten()
+            .map(|&(side, value)| {
+                let depth = self.depth(heads, side, value);
+                format!("{side:?} {depth}/{}", self.thresholds[side.index()])
+            })
+            .collect();
+        format!("{case}: {}", depths.join(", "))
     }
 }
 

@@ -35,7 +35,9 @@ pub mod table;
 mod worker;
 
 use crate::engine::context::SharedState;
-use crate::engine::{AllocError, RootMoves, SearchThread, Searcher, ThreadContext};
+use crate::engine::{
+    remake_tables, tables_or_smallest, AllocError, RootMoves, SearchThread, Searcher, ThreadContext,
+};
 use crate::game::Game;
 use crate::tt::TranspositionTable;
 use crate::value::Value;
@@ -169,25 +171,7 @@ impl<G: Game> Searcher<G> for Abc {
     }
 
     fn set_hash_mb(&mut self, mb: usize) -> Result<(), AllocError> {
-        if mb == self.hash_mb && self.tables.is_some() {
-            return Ok(());
-        }
-        let tables = match AbcTables::try_new(mb) {
-            Ok(t) => t,
-            Err(e) => {
-                self.tables = None;
-                match AbcTables::try_new(mb) {
-                    Ok(t) => t,
-                    Err(_) => {
-                        self.tables = AbcTables::try_new(self.hash_mb).ok();
-                        return Err(e);
-                    }
-                }
-            }
-        };
-        self.tables = Some(tables);
-        self.hash_mb = mb;
-        Ok(())
+        remake_tables(&mut self.tables, &mut self.hash_mb, mb, AbcTables::try_new)
     }
 
     fn has_tables(&self) -> bool {
@@ -214,10 +198,7 @@ impl<G: Game> Searcher<G> for Abc {
 
     fn prepare(&mut self) {
         if self.tables.is_none() {
-            let tables = AbcTables::try_new(self.hash_mb)
-                .or_else(|_| AbcTables::try_new(2))
-                .unwrap_or_else(|e| panic!("{e}"));
-            self.tables = Some(tables);
+            self.tables = Some(tables_or_smallest(self.hash_mb, 2, AbcTables::try_new));
         }
         if let Some(t) = &self.tables {
             t.quiescence.new_search();

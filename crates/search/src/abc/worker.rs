@@ -6,7 +6,7 @@ use super::{AbcOptions, AbcTables};
 use crate::engine::{BoundReport, RootMoves, SearchThread, ThreadContext};
 use crate::game::{rules_end, units, Game, Side};
 use crate::history::{ContinuationHistory, History, QuietStats};
-use crate::picker::MoveBuffers;
+use crate::plies::PlyStack;
 use crate::qsearch::{qsearch, QsHost, REPETITION_PLIES};
 use crate::tt::{Bound, TranspositionTable};
 use crate::value::*;
@@ -54,11 +54,11 @@ pub struct AbcThread<'s, G: Game> {
     /// The heads of the current line: `heads[p]` holds the moves of the node at
     /// ply `p`, the one being searched marked.
     heads: Vec<Head<G::Move>>,
-    pv: Vec<Vec<G::Move>>,
+    /// Lines and quiescence move storage per ply.
+    plies: PlyStack<G::Move>,
     seldepth: i32,
-    /// Quiescence move storage, and histories (never updated: all zero) for its
-    /// evasion order.
-    buffers: Vec<MoveBuffers<G::Move>>,
+    /// Histories (never updated: all zero) for the quiescence search's evasion
+    /// order.
     history: History,
     continuation: ContinuationHistory,
     moves: Vec<G::Move>,
@@ -84,9 +84,8 @@ impl<'s, G: Game> AbcThread<'s, G> {
             options,
             conspiracy: Conspiracy { delta: 0, cap: options.sfunc_cap, thresholds: [0, 0] },
             heads: (0..plies).map(|_| Head::new(side)).collect(),
-            pv: vec![Vec::new(); plies],
+            plies: PlyStack::new(plies),
             seldepth: 0,
-            buffers: (0..plies).map(|_| MoveBuffers::warm()).collect(),
             history: History::new(G::HISTORY_SIZE),
             continuation: ContinuationHistory::new(1),
             moves: Vec::with_capacity(256),
@@ -94,13 +93,6 @@ impl<'s, G: Game> AbcThread<'s, G> {
             counters: AbcCounters::default(),
             trace: None,
         }
-    }
-
-    fn update_pv(&mut self, ply: usize, m: G::Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply].clear();
-        head[ply].push(m);
-        head[ply].extend_from_slice(&tail[0]);
     }
 
     /// The value of a game end or a repetition here, `ply` from the root.
@@ -253,7 +245,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         }
         let ply_v = ply as i32;
         self.seldepth = self.seldepth.max(ply_v);
-        self.pv[ply].clear();
+        self.plies.clear_line(ply);
 
         let parent = &self.heads[ply - 1];
         let (mover, searched) = (parent.side, parent.children.iter().find(|c| c.searching));
@@ -315,7 +307,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             }
             if v > best {
                 best = v;
-                self.update_pv(ply, m);
+                self.plies.extend_line(ply, m);
             }
             if best >= beta {
                 let cut = self.heads[ply].children.len() - i - 1;
@@ -428,7 +420,7 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             let m = self.heads[0].children[i].mv;
             self.heads[0].children[i].searching = true;
             self.game.make_move(m);
-            self.pv[1].clear();
+            self.plies.clear_line(1);
             let alpha = (best - margin).max(-INFINITE);
             let v = -self.node(-INFINITE, -alpha, 1);
             self.game.unmake_move(m);
@@ -445,7 +437,7 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             rm.seldepth = self.seldepth;
             rm.pv.clear();
             rm.pv.push(m);
-            rm.pv.extend_from_slice(&self.pv[1]);
+            rm.pv.extend_from_slice(self.plies.line(1));
             if v > best {
                 if best != -INFINITE {
                     roots.best_move_changes += 1.0;
@@ -512,20 +504,7 @@ impl<G: Game> QsHost<G> for AbcThread<'_, G> {
     }
 
     #[inline(always)]
-    fn take_buffers(&mut self, ply: usize) -> MoveBuffers<G::Move> {
-        std::mem::take(&mut self.buffers[ply])
-    }
-
-    #[inline(always)]
-    fn give_back_buffers(&mut self, ply: usize, buffers: MoveBuffers<G::Move>) {
-        self.buffers[ply] = buffers;
-    }
-
-    fn clear_line(&mut self, ply: usize) {
-        self.pv[ply].clear();
-    }
-
-    fn extend_line(&mut self, ply: usize, m: G::Move) {
-        self.update_pv(ply, m);
+    fn plies(&mut self) -> &mut PlyStack<G::Move> {
+        &mut self.plies
     }
 }

@@ -188,6 +188,50 @@ pub trait Searcher<G: Game>: Send + Sync + 'static {
     }
 }
 
+/// For [`Searcher::set_hash_mb`]: makes `tables` anew for `mb` MiB with `make`
+/// unless they are that size already. Where the new tables cannot be had beside
+/// the old ones, the old go first; where they cannot be had at all, the old size
+/// is made again (or none, if even that fails) and the error returned.
+pub fn remake_tables<T>(
+    tables: &mut Option<T>,
+    current_mb: &mut usize,
+    mb: usize,
+    make: impl Fn(usize) -> Result<T, AllocError>,
+) -> Result<(), AllocError> {
+    if mb == *current_mb && tables.is_some() {
+        return Ok(());
+    }
+    let fresh = match make(mb) {
+        Ok(t) => t,
+        Err(e) => {
+            *tables = None;
+            match make(mb) {
+                Ok(t) => t,
+                Err(_) => {
+                    *tables = make(*current_mb).ok();
+                    return Err(e);
+                }
+            }
+        }
+    };
+    *tables = Some(fresh);
+    *current_mb = mb;
+    Ok(())
+}
+
+/// For [`Searcher::prepare`]: tables of `mb` MiB, or of `smallest` MiB where the
+/// memory is short (a search runs on small tables rather than none).
+///
+/// # Panics
+/// When not even `smallest` MiB can be had.
+pub fn tables_or_smallest<T>(
+    mb: usize,
+    smallest: usize,
+    make: impl Fn(usize) -> Result<T, AllocError>,
+) -> T {
+    make(mb).or_else(|_| make(smallest)).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// One thread's search: the algorithm's per-thread state and its context.
 pub trait SearchThread<'s, G: Game> {
     fn context(&mut self) -> &mut ThreadContext<'s>;

@@ -11,7 +11,7 @@ mod node;
 mod root;
 mod worker;
 
-use crate::engine::{AllocError, Searcher, ThreadContext};
+use crate::engine::{remake_tables, tables_or_smallest, AllocError, Searcher, ThreadContext};
 use crate::game::Game;
 use crate::tt::TranspositionTable;
 use worker::Worker;
@@ -45,28 +45,8 @@ impl<G: Game> Searcher<G> for Pvs {
         self.hash_mb
     }
 
-    /// The old table is freed first where the new one cannot be had beside it.
     fn set_hash_mb(&mut self, mb: usize) -> Result<(), AllocError> {
-        if mb == self.hash_mb && self.tt.is_some() {
-            return Ok(());
-        }
-        let table = match TranspositionTable::try_new(mb) {
-            Ok(t) => t,
-            Err(e) => {
-                // Perhaps only together with the old one it does not fit.
-                self.tt = None;
-                match TranspositionTable::try_new(mb) {
-                    Ok(t) => t,
-                    Err(_) => {
-                        self.tt = TranspositionTable::try_new(self.hash_mb).ok();
-                        return Err(e);
-                    }
-                }
-            }
-        };
-        self.tt = Some(table);
-        self.hash_mb = mb;
-        Ok(())
+        remake_tables(&mut self.tt, &mut self.hash_mb, mb, TranspositionTable::try_new)
     }
 
     fn has_tables(&self) -> bool {
@@ -93,10 +73,7 @@ impl<G: Game> Searcher<G> for Pvs {
     /// on the smallest table rather than none.
     fn prepare(&mut self) {
         if self.tt.is_none() {
-            let tt = TranspositionTable::try_new(self.hash_mb)
-                .or_else(|_| TranspositionTable::try_new(1))
-                .unwrap_or_else(|e| panic!("{e}"));
-            self.tt = Some(tt);
+            self.tt = Some(tables_or_smallest(self.hash_mb, 1, TranspositionTable::try_new));
         }
         if let Some(tt) = &self.tt {
             tt.new_search();

@@ -71,7 +71,7 @@ impl<G: Game> Worker<'_, G> {
         }
         let ply_v = ply as i32;
         self.seldepth = self.seldepth.max(ply_v);
-        self.pv[ply].clear();
+        self.plies.clear_line(ply);
 
         // Step 3. The end of the game: the rules, a repetition, the ply limit.
         if let Some(v) = rules_end(&self.game, ply_v) {
@@ -111,8 +111,7 @@ impl<G: Game> Worker<'_, G> {
             if let Some(m) = self.game.mate_in_one() {
                 let v = mate_in(ply_v + 1);
                 if PV {
-                    self.pv[ply].clear();
-                    self.pv[ply].push(m);
+                    self.plies.end_line(ply, m);
                 }
                 self.tt.store(key, G::encode_move(m), to_tt(v, ply_v), MAX_PLY, Bound::Exact);
                 return v;
@@ -154,7 +153,7 @@ impl<G: Game> Worker<'_, G> {
         // Step 11. The moves, best-looking first.
         self.killers.clear_ply(ply + 1);
         let killers = self.killers.get(ply);
-        let buffers = std::mem::take(&mut self.buffers[ply]);
+        let buffers = self.plies.take_buffers(ply);
         let mut picker = MovePicker::main(tt_move, killers, in_check, buffers);
         let mut best = -INFINITE;
         let mut best_move = G::Move::default();
@@ -194,11 +193,11 @@ impl<G: Game> Worker<'_, G> {
                 match self.singular(&node, m, e) {
                     Singular::Extend => extension = 1,
                     Singular::Cut(v) if beta <= v => {
-                        self.buffers[ply] = picker.into_buffers();
+                        self.plies.give_back(ply, picker.into_buffers());
                         return v;
                     }
                     Singular::Stopped => {
-                        self.buffers[ply] = picker.into_buffers();
+                        self.plies.give_back(ply, picker.into_buffers());
                         return DRAW;
                     }
                     Singular::Cut(_) | Singular::Neither => {}
@@ -209,7 +208,7 @@ impl<G: Game> Worker<'_, G> {
             // first, re-searched when they beat alpha.
             let v = self.search_move::<PV>(&node, &tried, depth - 1 + extension, alpha, beta);
             if self.stopped() {
-                self.buffers[ply] = picker.into_buffers();
+                self.plies.give_back(ply, picker.into_buffers());
                 return DRAW;
             }
 
@@ -219,7 +218,7 @@ impl<G: Game> Worker<'_, G> {
                 if v > alpha {
                     best_move = m;
                     if PV {
-                        self.update_pv(ply, m);
+                        self.plies.extend_line(ply, m);
                     }
                     if v >= beta {
                         if !tactical {
@@ -236,7 +235,7 @@ impl<G: Game> Worker<'_, G> {
                 quiet_count += 1;
             }
         }
-        self.buffers[ply] = picker.into_buffers();
+        self.plies.give_back(ply, picker.into_buffers());
 
         // Step 12. No move at all: the game says what that means. Every move
         // pruned: the node is worth at most alpha.
@@ -248,13 +247,7 @@ impl<G: Game> Worker<'_, G> {
         }
 
         // Step 13. Store the result.
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if PV && best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta, PV);
         if !excluding {
             let code = if best_move == G::Move::default() { 0 } else { G::encode_move(best_move) };
             self.tt.store(key, code, to_tt(best, ply_v), depth, bound);
@@ -371,7 +364,7 @@ impl<G: Game> Worker<'_, G> {
         self.tt.prefetch(self.game.key());
         self.stack[ply + 1].after_null = false;
         if PV {
-            self.pv[ply + 1].clear();
+            self.plies.clear_line(ply + 1);
         }
         let mut v;
         if depth >= 3 && move_count > 1 + usize::from(PV) && (!tactical || cut_node) {

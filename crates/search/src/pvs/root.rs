@@ -66,7 +66,7 @@ impl<G: Game> Worker<'_, G> {
     ) -> Value {
         self.seldepth = 0;
         self.root_depth = depth;
-        self.pv[0].clear();
+        self.plies.clear_line(0);
         let mut best = -INFINITE;
         let in_check = self.game.in_check();
         self.stack[0] = Frame {
@@ -84,7 +84,7 @@ impl<G: Game> Worker<'_, G> {
             self.game.make_move(m);
             self.tt.prefetch(self.game.key());
             self.stack[1].after_null = false;
-            self.pv[1].clear();
+            self.plies.clear_line(1);
             let mut v;
             if first {
                 v = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
@@ -104,7 +104,7 @@ impl<G: Game> Worker<'_, G> {
                 break;
             }
             if first || v > alpha {
-                let tail = &self.pv[1];
+                let tail = self.plies.line(1);
                 let rm = &mut roots.moves[i];
                 rm.score = v;
                 rm.seldepth = self.seldepth;

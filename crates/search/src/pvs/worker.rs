@@ -4,7 +4,7 @@
 use crate::engine::{BoundReport, RootMoves, SearchThread, ThreadContext};
 use crate::game::Game;
 use crate::history::{ContinuationHistory, ContinuationRow, History, Killers, QuietStats};
-use crate::picker::MoveBuffers;
+use crate::plies::PlyStack;
 use crate::qsearch::{qsearch, QsHost};
 use crate::tt::TranspositionTable;
 use crate::value::*;
@@ -35,11 +35,10 @@ pub struct Worker<'s, G: Game> {
     pub(super) killers: Killers<G::Move>,
     pub(super) history: History,
     pub(super) continuation: ContinuationHistory,
-    /// The line found from each ply.
-    pub(super) pv: Vec<Vec<G::Move>>,
+    /// The line found from each ply, and move storage per ply.
+    pub(super) plies: PlyStack<G::Move>,
     /// Per ply, the move a singular-extension search leaves out (default: none).
     pub(super) excluded: Vec<G::Move>,
-    pub(super) buffers: Vec<MoveBuffers<G::Move>>,
     pub(super) stack: Vec<Frame>,
     /// The iteration's depth: extensions stop at twice this ply.
     pub(super) root_depth: i32,
@@ -68,9 +67,8 @@ impl<'s, G: Game> Worker<'s, G> {
             killers: Killers::new(),
             history: History::new(G::HISTORY_SIZE),
             continuation: ContinuationHistory::new(G::CONTINUATION_SIZE),
-            pv: vec![Vec::new(); plies],
+            plies: PlyStack::new(plies),
             excluded: vec![G::Move::default(); plies],
-            buffers: (0..plies).map(|_| MoveBuffers::warm()).collect(),
             stack: vec![Frame::default(); plies],
             root_depth: 1,
             reductions,
@@ -105,14 +103,6 @@ impl<'s, G: Game> Worker<'s, G> {
     /// What quiet moves are ordered and reduced by, in the context `rows`.
     pub(super) fn stats(&self, rows: [ContinuationRow; 2]) -> QuietStats<'_> {
         QuietStats { history: &self.history, continuation: &self.continuation, rows }
-    }
-
-    pub(super) fn update_pv(&mut self, ply: usize, m: G::Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        let line = &mut head[ply];
-        line.clear();
-        line.push(m);
-        line.extend_from_slice(&tail[0]);
     }
 
     /// Rewards the quiet move `m` that cut at `ply` and punishes the quiet moves
@@ -186,23 +176,8 @@ impl<G: Game> QsHost<G> for Worker<'_, G> {
     }
 
     #[inline(always)]
-    fn take_buffers(&mut self, ply: usize) -> MoveBuffers<G::Move> {
-        std::mem::take(&mut self.buffers[ply])
-    }
-
-    #[inline(always)]
-    fn give_back_buffers(&mut self, ply: usize, buffers: MoveBuffers<G::Move>) {
-        self.buffers[ply] = buffers;
-    }
-
-    #[inline(always)]
-    fn clear_line(&mut self, ply: usize) {
-        self.pv[ply].clear();
-    }
-
-    #[inline(always)]
-    fn extend_line(&mut self, ply: usize, m: G::Move) {
-        self.update_pv(ply, m);
+    fn plies(&mut self) -> &mut PlyStack<G::Move> {
+        &mut self.plies
     }
 }
 
