@@ -212,10 +212,18 @@ fn a_declarable_position_answers_win() {
     gui.quit();
 }
 
+/// Every field of `info`, and three MultiPV lines, with each algorithm.
 #[test]
 fn info_lines_carry_the_required_fields_and_multipv() {
+    for algorithm in search::engine::ALGORITHMS {
+        info_lines_with(algorithm);
+    }
+}
+
+fn info_lines_with(algorithm: &str) {
     let mut gui = Gui::start();
     gui.handshake();
+    gui.send(&format!("setoption name SearchAlgorithm value {algorithm}"));
     gui.send("setoption name MultiPV value 3");
     gui.send("position startpos");
     gui.send("go depth 4");
@@ -239,7 +247,7 @@ fn info_lines_carry_the_required_fields_and_multipv() {
             }
         }
     }
-    assert_eq!(seen, [true; 3]);
+    assert_eq!(seen, [true; 3], "{algorithm}");
     gui.quit();
 }
 

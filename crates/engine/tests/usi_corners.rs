@@ -43,10 +43,18 @@ fn nothing_after_gameover_but_what_is_asked() {
     gui.quit();
 }
 
+/// With each algorithm.
 #[test]
 fn stop_during_ponder_answers_a_legal_move_and_a_legal_ponder_move() {
+    for algorithm in search::engine::ALGORITHMS {
+        ponder_with(algorithm);
+    }
+}
+
+fn ponder_with(algorithm: &str) {
     let mut gui = Gui::start();
     gui.handshake();
+    gui.send(&format!("setoption name SearchAlgorithm value {algorithm}"));
     gui.send("setoption name USI_Ponder value true");
     let (cmd, pos) = position_after(&["2g2f".into(), "8c8d".into()]);
     gui.send(&cmd);
@@ -61,10 +69,10 @@ fn stop_during_ponder_answers_a_legal_move_and_a_legal_ponder_move() {
     let line = gui.expect("bestmove", SECS * 3);
     let best = assert_legal(&pos, &line);
     let words: Vec<&str> = line.split_whitespace().collect();
-    assert_eq!(words.get(2), Some(&"ponder"), "{line}");
+    assert_eq!(words.get(2), Some(&"ponder"), "{algorithm}: {line}");
     let mut after = pos.clone();
     after.do_move(best);
-    assert!(after.parse_usi_move(words[3]).is_ok(), "{line}");
+    assert!(after.parse_usi_move(words[3]).is_ok(), "{algorithm}: {line}");
     gui.quit();
 }
 
