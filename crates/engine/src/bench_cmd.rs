@@ -38,6 +38,11 @@ pub struct BenchArgs {
     /// An algorithm option as NAME=VALUE (ABC_Width=8); may be repeated.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     options: Vec<String>,
+    /// Search each position this many milliseconds instead of to a depth, and
+    /// print the depth (threshold) it completed: a comparison of algorithms at
+    /// equal time (not a signature).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    movetime: Option<u64>,
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), String> {
@@ -52,20 +57,31 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     let mut counters: Vec<(&'static str, u64)> = Vec::new();
     let start = Instant::now();
     let mut total = 0u64;
+    let mut depths = 0i64;
+    let limits = match args.movetime {
+        Some(ms) => Limits {
+            movetime: Some(std::time::Duration::from_millis(ms)),
+            multipv: 1,
+            ..Limits::default()
+        },
+        None => Limits::depth(args.depth),
+    };
     for (i, sfen) in POSITIONS.iter().enumerate() {
         let pos =
             Position::from_sfen(sfen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
         engine.clear();
         let signals = Signals::new();
         let game = ShogiGame::new(pos);
-        let result = engine.search(&game, &Limits::depth(args.depth), &signals, &mut |_| {});
+        let result = engine.search(&game, &limits, &signals, &mut |_| {});
         let best = result.best_move.map_or("resign".to_string(), |m| m.to_usi());
         crate::print_line(&format!(
-            "position {:>2}: nodes {:>10} bestmove {best} score {}",
+            "position {:>2}: nodes {:>10} depth {:>3} bestmove {best} score {}",
             i + 1,
             result.nodes,
+            result.depth,
             result.score
         ));
+        depths += i64::from(result.depth);
         total += result.nodes;
         for (name, n) in result.counters {
             match counters.iter_mut().find(|c| c.0 == name) {
@@ -79,6 +95,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     }
     let secs = start.elapsed().as_secs_f64();
     crate::print_line(&format!("nodes {total}"));
+    crate::print_line(&format!("mean depth {:.2}", depths as f64 / POSITIONS.len() as f64));
     crate::print_line(&format!("time {:.3} s", secs));
     crate::print_line(&format!("nps {:.0}", total as f64 / secs.max(1e-9)));
     Ok(())
