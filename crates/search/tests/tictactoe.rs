@@ -190,3 +190,21 @@ fn every_algorithm_finds_the_known_values() {
         }
     }
 }
+
+/// `search_among` searches only the moves it is given: O, who must take the
+/// centre after X's corner, loses with either edge.
+#[test]
+fn search_among_keeps_to_the_moves_given() {
+    let game = TicTacToe::parse("X......../");
+    for algorithm in search::engine::ALGORITHMS {
+        let mut engine = Engine::new(1, 1);
+        engine.set_algorithm(algorithm).expect("a known algorithm");
+        let iterations = if algorithm == "ABC" { 60 } else { 9 };
+        let limits = Limits::depth(iterations);
+        let among = [Mark(1), Mark(3)];
+        let r = engine.search_among(&game, &among, &limits, &Signals::new(), &mut |_| {});
+        assert!(among.contains(&r.best_move.expect("a move")), "{algorithm}");
+        assert_eq!(r.root_moves.len(), 2, "{algorithm}");
+        assert_eq!(r.score, mated_in(6), "{algorithm}");
+    }
+}

@@ -12,9 +12,11 @@ use crate::value::*;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run<G: Game, S: Searcher<G>>(
     searcher: &mut S,
     root: &G,
+    among: Option<&[G::Move]>,
     limits: &Limits,
     signals: &Signals,
     threads: usize,
@@ -23,6 +25,9 @@ pub(crate) fn run<G: Game, S: Searcher<G>>(
 ) -> SearchResult<G::Move> {
     let mut moves = Vec::new();
     root.legal_moves(&mut moves);
+    if let Some(among) = among {
+        moves.retain(|m| among.contains(m));
+    }
     let roots = RootMoves::new(moves);
     let mut control = Control::new(signals, limits, opts);
     if roots.moves.is_empty() {

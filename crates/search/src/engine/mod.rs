@@ -281,9 +281,11 @@ trait AnySearcher<G: Game>: Send {
     fn touch_tables(&self);
     fn clear(&mut self);
     fn set_option(&mut self, name: &str, value: i64) -> Result<(), String>;
+    #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
         root: &G,
+        among: Option<&[G::Move]>,
         limits: &Limits,
         signals: &Signals,
         threads: usize,
@@ -320,13 +322,14 @@ impl<G: Game, S: Searcher<G>> AnySearcher<G> for S {
     fn run(
         &mut self,
         root: &G,
+        among: Option<&[G::Move]>,
         limits: &Limits,
         signals: &Signals,
         threads: usize,
         time_options: TimeOptions,
         report: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
-        driver::run(self, root, limits, signals, threads, time_options, report)
+        driver::run(self, root, among, limits, signals, threads, time_options, report)
     }
 }
 
@@ -472,6 +475,21 @@ impl<G: Game> Engine<G> {
         signals: &Signals,
         report: &mut dyn FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
-        self.searcher.run(root, limits, signals, self.threads, self.time_options, report)
+        self.searcher.run(root, None, limits, signals, self.threads, self.time_options, report)
+    }
+
+    /// [`Engine::search`] with the root's moves restricted to `moves` (those of
+    /// them that are legal): to compare chosen moves (USI's `searchmoves`, the
+    /// bad-shape check).
+    pub fn search_among(
+        &mut self,
+        root: &G,
+        moves: &[G::Move],
+        limits: &Limits,
+        signals: &Signals,
+        report: &mut dyn FnMut(&Info<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let threads = self.threads;
+        self.searcher.run(root, Some(moves), limits, signals, threads, self.time_options, report)
     }
 }
