@@ -20,6 +20,13 @@ fn shown(v: Value) -> String {
     }
 }
 
+/// The keys of a node computed so far: the best `width` of them, best first, and
+/// how many.
+struct KeysSoFar {
+    best: Vec<Value>,
+    computed: usize,
+}
+
 /// What one thread counted, for the engine's reports and the benchmarks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AbcCounters {
@@ -36,6 +43,9 @@ pub struct AbcCounters {
     /// Nodes the early β-cut ended, and the key searches it saved.
     pub early_cuts: u64,
     pub keys_saved: u64,
+    /// Key searches left out because a quiet move's static value, which bounds
+    /// its key, was below the keys of the moves kept.
+    pub keys_bounded: u64,
     /// Leaves by how open their line is — the alternatives per node close to the
     /// leaf's value (within Δ, for the side to move there) on average along the
     /// line: under 1, 1 to 2, 2 to 3, 3 or more — with their plies. ABC is meant
@@ -62,6 +72,8 @@ pub struct AbcThread<'s, G: Game> {
     history: History,
     continuation: ContinuationHistory,
     moves: Vec<G::Move>,
+    /// The generation index of each child of the node being expanded.
+    generated: Vec<usize>,
     stored: Vec<(u32, Value)>,
     pub counters: AbcCounters,
     /// Lines of a trace of the search (see [`super::traced`]), when one is kept.
@@ -89,6 +101,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             history: History::new(G::HISTORY_SIZE),
             continuation: ContinuationHistory::new(1),
             moves: Vec::with_capacity(256),
+            generated: Vec::with_capacity(256),
             stored: Vec::with_capacity(16),
             counters: AbcCounters::default(),
             trace: None,
@@ -136,37 +149,61 @@ impl<'s, G: Game> AbcThread<'s, G> {
         moves.clear();
         self.game.legal_moves(&mut moves);
         let in_check = self.game.in_check();
+        let (first, quiet) = self.split_for_keys(&moves, in_check, ply);
+        let total = moves.len();
+        let mut keys = KeysSoFar { best: Vec::with_capacity(self.options.width + 1), computed: 0 };
         let mut cut = None;
-        for (i, &m) in moves.iter().enumerate() {
-            let key = self.key_of(m, alpha, beta, ply);
-            if self.ctx.stopped() {
+        for &i in &first {
+            cut = self.take_key(
+                moves[i],
+                i,
+                (alpha, beta),
+                ply,
+                in_check,
+                &mut head,
+                &mut keys,
+                total,
+            );
+            if cut.is_some() || self.ctx.stopped() {
                 break;
             }
-            if self.options.early_cut && key >= beta && !in_check && ply >= 2 {
-                // The node would search its best key first, at or above beta, and
-                // that child would end at once: the mover's conspiracy depth at
-                // beta already reaches its threshold with the keys so far (of
-                // which the node keeps at most `width`, one of them searched).
-                // The node fails high with a smaller value than the full search
-                // would give, which no ancestor takes: fail-hard nodes keep
-                // alpha over a child's fail-high. Root children (ply 1) are left
-                // out, as the root keeps their values as the next keys.
-                let others = head.count_above(beta.saturating_sub(self.conspiracy.delta));
-                let here = self.conspiracy.sfunc(others.min(self.options.width - 1));
-                let above = self.conspiracy.depth(&self.heads[..ply], side, beta);
-                if above + here >= self.conspiracy.thresholds[side.index()] {
-                    self.counters.early_cuts += 1;
-                    self.counters.keys_saved += (moves.len() - i - 1) as u64;
-                    cut = Some(key);
+        }
+        if cut.is_none() && !self.ctx.stopped() && !quiet.is_empty() {
+            // Quiet moves by their static value, which bounds their key from above
+            // (the quiescence search can only add to it): once that is below the
+            // `width`-th key found, neither the move nor any after it can be kept,
+            // and their keys are not needed.
+            let ordered = self.bounded(&moves, &quiet, ply);
+            for (n, &(i, bound)) in ordered.iter().enumerate() {
+                let width = self.options.width;
+                if keys.best.len() == width && bound < keys.best[width - 1] {
+                    self.counters.keys_bounded += (ordered.len() - n) as u64;
+                    break;
+                }
+                cut = self.take_key(
+                    moves[i],
+                    i,
+                    (alpha, beta),
+                    ply,
+                    in_check,
+                    &mut head,
+                    &mut keys,
+                    total,
+                );
+                if cut.is_some() || self.ctx.stopped() {
                     break;
                 }
             }
-            head.children.push(Child { mv: m, key, searching: false });
         }
         self.moves = moves;
         if cut.is_none() && !self.ctx.stopped() {
             // Best key first; equal keys in generation order.
-            head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
+            let generated = std::mem::take(&mut self.generated);
+            let mut ranked: Vec<(Child<G::Move>, usize)> =
+                head.children.drain(..).zip(generated.iter().copied()).collect();
+            ranked.sort_by_key(|(c, i)| (std::cmp::Reverse(c.key), *i));
+            head.children.extend(ranked.into_iter().map(|(c, _)| c));
+            self.generated = generated;
             if !in_check {
                 self.prune(&mut head);
             }
@@ -176,6 +213,92 @@ impl<'s, G: Game> AbcThread<'s, G> {
         }
         self.heads[ply] = head;
         cut
+    }
+
+    /// The moves whose keys are computed first, in generation order (tactical
+    /// moves, checks; every move in check or where none is pruned), and the quiet
+    /// rest, whose keys can be bounded by their static value.
+    fn split_for_keys(
+        &mut self,
+        moves: &[G::Move],
+        in_check: bool,
+        ply: usize,
+    ) -> (Vec<usize>, Vec<usize>) {
+        self.generated.clear();
+        let all = in_check || ply == 0 || moves.len() <= self.options.width;
+        (0..moves.len()).partition(|&i| {
+            let m = moves[i];
+            all || self.game.is_tactical(m) || self.game.gives_check(m)
+        })
+    }
+
+    /// The quiet moves `quiet` of `moves` with the upper bound of their keys, best
+    /// first (ties in generation order): the static value after the move, or
+    /// infinity where it bounds nothing (a check, the end of the game).
+    fn bounded(&mut self, moves: &[G::Move], quiet: &[usize], ply: usize) -> Vec<(usize, Value)> {
+        let mut ordered: Vec<(usize, Value)> = quiet
+            .iter()
+            .map(|&i| {
+                self.game.make_move(moves[i]);
+                let bounded = !self.game.in_check() && self.end_value(ply + 1).is_none();
+                let bound = if bounded { -self.game.evaluate() } else { INFINITE };
+                self.game.unmake_move(moves[i]);
+                (i, bound)
+            })
+            .collect();
+        ordered.sort_by_key(|&(i, bound)| (std::cmp::Reverse(bound), i));
+        ordered
+    }
+
+    /// Computes the key of `m` (generation index `i`) and adds it to `head`, or
+    /// returns the value of the early β-cut it makes.
+    #[allow(clippy::too_many_arguments)]
+    fn take_key(
+        &mut self,
+        m: G::Move,
+        i: usize,
+        (alpha, beta): (Value, Value),
+        ply: usize,
+        in_check: bool,
+        head: &mut Head<G::Move>,
+        keys: &mut KeysSoFar,
+        total: usize,
+    ) -> Option<Value> {
+        keys.computed += 1;
+        let key = self.key_of(m, alpha, beta, ply);
+        if self.options.early_cut && key >= beta && !in_check && ply >= 2 {
+            // The node would search its best key first, at or above beta, and
+            // that child would end at once: the mover's conspiracy depth at beta
+            // already reaches its threshold with the keys so far (of which the
+            // node keeps at most `width`, one of them searched). The node fails
+            // high with a smaller value than the full search would give, which no
+            // ancestor takes: fail-hard nodes keep alpha over a child's fail-high.
+            // Root children (ply 1) are left out, as the root keeps their values
+            // as the next keys.
+            let side = head.side;
+            let others = head.count_above(beta.saturating_sub(self.conspiracy.delta));
+            let here = self.conspiracy.sfunc(others.min(self.options.width - 1));
+            let above = self.conspiracy.depth(&self.heads[..ply], side, beta);
+            if above + here >= self.conspiracy.thresholds[side.index()] {
+                self.counters.early_cuts += 1;
+                self.counters.keys_saved += (total - keys.computed) as u64;
+                return Some(key);
+            }
+        }
+        head.children.push(Child { mv: m, key, searching: false });
+        self.generated.push(i);
+        Self::note_key(&mut keys.best, self.options.width, key);
+        None
+    }
+
+    /// Keeps `best` the `width` best keys found so far, best first; the last is
+    /// the `width`-th best once there are that many.
+    fn note_key(best: &mut Vec<Value>, width: usize, key: Value) {
+        let at = best.partition_point(|&k| k >= key);
+        if at < width {
+            best.insert(at, key);
+            best.truncate(width);
+        }
     }
 
     /// Forward pruning: the best `width` moves by key, and up to `captures` of the
@@ -459,6 +582,7 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             ("table_hits", c.table_hits),
             ("early_cuts", c.early_cuts),
             ("keys_saved", c.keys_saved),
+            ("keys_bounded", c.keys_bounded),
             ("leaves_open0", c.leaves_by_openness[0]),
             ("leaf_plies_open0", c.leaf_plies_by_openness[0]),
             ("leaves_open1", c.leaves_by_openness[1]),
