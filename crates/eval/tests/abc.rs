@@ -1,0 +1,40 @@
+//! ABC search on shogi positions: forced lines are searched deeper than open ones.
+
+use eval::ShogiGame;
+use search::engine::Signals;
+use search::{Engine, Limits};
+use shogi::Position;
+
+/// An opening, two middle games and the "Matsuri" attack.
+const POSITIONS: [&str; 4] = [
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "ln1g1gsnl/1r1s1k1b1/p1pppp1pp/6p2/1p7/2P6/PPSPPPPPP/1B2K2R1/LN1G1GSNL b - 11",
+    "lr5nl/3g1kg2/2n1pps1p/p1ps2p2/1p5P1/P1PSP1P1P/1PS2P3/2GK1G3/LN5RL b Bbnp 41",
+    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+];
+
+/// The leaves of lines with fewer than three moves per node close to the leaf's
+/// value (ABC's counters `leaves_open0..2`) lie deeper on average than those of
+/// open lines (`leaves_open3`): ABC's conspiracy depth lets forced lines run on.
+#[test]
+fn forced_lines_are_searched_deeper_than_open_ones() {
+    shogi::attacks::init();
+    let (mut forced, mut forced_plies, mut open, mut open_plies) = (0u64, 0u64, 0u64, 0u64);
+    for sfen in POSITIONS {
+        let mut engine = Engine::new(16, 1);
+        engine.set_algorithm("ABC").expect("ABC is an algorithm");
+        let game = ShogiGame::new(Position::from_sfen(sfen).expect("a test SFEN"));
+        let r = engine.search(&game, &Limits::depth(6), &Signals::new(), &mut |_| {});
+        let counter = |name: &str| r.counters.iter().find(|c| c.0 == name).map_or(0, |c| c.1);
+        for k in 0..3 {
+            forced += counter(&format!("leaves_open{k}"));
+            forced_plies += counter(&format!("leaf_plies_open{k}"));
+        }
+        open += counter("leaves_open3");
+        open_plies += counter("leaf_plies_open3");
+    }
+    assert!(forced >= 50 && open >= 50, "{forced} forced and {open} open leaves");
+    let (forced_mean, open_mean) =
+        (forced_plies as f64 / forced as f64, open_plies as f64 / open as f64);
+    assert!(forced_mean > 1.5 * open_mean, "forced {forced_mean:.2} plies, open {open_mean:.2}");
+}
