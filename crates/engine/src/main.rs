@@ -3,6 +3,7 @@
 mod bench_cmd;
 mod mate_cmd;
 mod perft_cmd;
+mod shape_cmd;
 mod tree_cmd;
 mod usi;
 
@@ -29,6 +30,9 @@ enum Command {
     Bench(bench_cmd::BenchArgs),
     /// Minimax, alpha-beta, negamax or ABC on a tree or a position, traced.
     Tree(tree_cmd::TreeArgs),
+    /// The bad-shape checks (悪形チェック): a position's ugly moves and why, or how
+    /// often each check fires on the moves of a file of games.
+    Shape(shape_cmd::ShapeArgs),
 }
 
 /// Prints one line on stdout. A reader that has gone away (`kyobo mate ... | head`)
@@ -55,6 +59,7 @@ fn main() -> ExitCode {
         Some(Command::Mate(args)) => mate_cmd::run(&args),
         Some(Command::Bench(args)) => bench_cmd::run(&args),
         Some(Command::Tree(args)) => tree_cmd::run(&args),
+        Some(Command::Shape(args)) => shape_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -21,6 +21,7 @@
 //! Shogi's static evaluation of self-play and Kyobo-GPS positions (with the
 //! game positions weighted three times).
 
+pub mod bad_shape;
 pub mod evaluate;
 pub mod game;
 pub mod incremental;
