@@ -345,3 +345,47 @@ fn go_mate_answers_mate_nomate_and_timeout() {
     assert_eq!(gui.expect("checkmate", SECS * 5), "checkmate timeout");
     gui.quit();
 }
+
+/// `go searchmoves` keeps to the moves given (an illegal one is named and
+/// ignored), with each algorithm.
+#[test]
+fn searchmoves_keeps_to_the_moves_given() {
+    for algorithm in search::engine::ALGORITHMS {
+        let mut gui = Gui::start();
+        gui.handshake();
+        gui.send(&format!("setoption name SearchAlgorithm value {algorithm}"));
+        gui.send("position startpos");
+        gui.send("go depth 4 searchmoves 1g1f 9g9f 5e5d");
+        let lines = gui.lines_until("bestmove", SECS * 10);
+        assert!(lines.iter().any(|l| l.starts_with("info string warning") && l.contains("5e5d")));
+        let best = bestmove_of(lines.last().expect("bestmove"));
+        assert!(best == "1g1f" || best == "9g9f", "{algorithm}: {best}");
+        gui.quit();
+    }
+}
+
+/// With `BadShapeCheck` on, moves stay legal and timely; the `shape` command lists
+/// the bad-shape moves of the position.
+#[test]
+fn bad_shape_check_plays_legal_moves() {
+    let mut gui = Gui::start();
+    gui.handshake();
+    gui.send("setoption name BadShapeCheck value true");
+    gui.send("setoption name BadShapeMargin value 300");
+    gui.send("position startpos");
+    gui.send("shape");
+    let lines = gui.lines_until("info string 2h1h", SECS * 2);
+    assert!(lines.iter().any(|l| l.contains("1 of 30 legal moves are bad shape")), "{lines:?}");
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..16 {
+        let (cmd, pos) = position_after(&moves);
+        gui.send(&cmd);
+        let sent = Instant::now();
+        gui.send("go btime 0 wtime 0 byoyomi 300");
+        let line = gui.expect("bestmove", SECS * 5);
+        assert!(sent.elapsed() < Duration::from_millis(1500), "{:?}", sent.elapsed());
+        let m = assert_legal(&pos, &line);
+        moves.push(m.to_usi());
+    }
+    gui.quit();
+}

@@ -32,6 +32,7 @@ pub mod mobility;
 pub mod params;
 pub mod phase;
 pub mod see;
+pub mod shape_rule;
 pub mod threats;
 pub mod tuning;
 pub mod weights;

@@ -37,6 +37,9 @@ pub struct GoParams {
     pub ponder: bool,
     /// `go mate <ms|infinite>`: `Some(None)` for infinite.
     pub mate: Option<Option<u64>>,
+    /// `go searchmoves m1 m2 …`: only these root moves (USI spelling, checked
+    /// against the position later).
+    pub searchmoves: Vec<String>,
     /// What was ignored, one note each (unknown tokens, numbers that are not).
     pub warnings: Vec<String>,
 }
@@ -66,6 +69,8 @@ pub enum Command {
     Moves,
     /// `eval`: the static evaluation and its main terms.
     Eval,
+    /// `shape`: the position's bad-shape moves and why.
+    Shape,
     /// `help`: the commands.
     Help,
     /// A blank line: nothing to do.
@@ -167,6 +172,25 @@ fn clock_field<'a>(
 /// `go`'s fields. Never an error: every `go` must be answered by one `bestmove`
 /// (or `checkmate`), so what cannot be read is ignored with a warning. A field
 /// whose number is missing or malformed leaves the next token to be read as a key.
+/// The words that start a `go` parameter (and so end a `searchmoves` list).
+fn is_go_keyword(token: &str) -> bool {
+    matches!(
+        token,
+        "btime"
+            | "wtime"
+            | "byoyomi"
+            | "binc"
+            | "winc"
+            | "movetime"
+            | "depth"
+            | "nodes"
+            | "infinite"
+            | "ponder"
+            | "mate"
+            | "searchmoves"
+    )
+}
+
 fn parse_go<'a>(tokens: impl Iterator<Item = &'a str>) -> GoParams {
     let mut go = GoParams::default();
     let mut tokens = tokens.peekable();
@@ -195,6 +219,11 @@ fn parse_go<'a>(tokens: impl Iterator<Item = &'a str>) -> GoParams {
         match key {
             "infinite" => go.infinite = true,
             "ponder" => go.ponder = true,
+            "searchmoves" => {
+                while let Some(m) = tokens.next_if(|t| !is_go_keyword(t)) {
+                    go.searchmoves.push(m.to_string());
+                }
+            }
             "mate" => {
                 go.mate = Some(match tokens.next_if(|t| *t == "infinite" || is_number(t)) {
                     Some("infinite") | None => None,
@@ -278,6 +307,7 @@ impl Command {
             "d" => no_more(tokens, Command::Display),
             "moves" => no_more(tokens, Command::Moves),
             "eval" => no_more(tokens, Command::Eval),
+            "shape" => no_more(tokens, Command::Shape),
             "help" => no_more(tokens, Command::Help),
             "ponderhit" => {
                 // Like `go`, never refused: the ponder search must be released.

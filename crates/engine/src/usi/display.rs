@@ -48,6 +48,18 @@ pub fn moves(pos: &Position) -> Vec<String> {
     lines
 }
 
+/// The legal moves that are bad shape, each with the check that calls it so.
+pub fn shape(pos: &Position) -> Vec<String> {
+    let bad = eval::bad_shape::bad_moves(pos);
+    let mut lines = vec![format!(
+        "{} of {} legal moves are bad shape",
+        bad.len(),
+        shogi::legal_moves(pos).len()
+    )];
+    lines.extend(bad.iter().map(|(m, c)| format!("{} {}: {}", m.to_usi(), c.name, c.reason)));
+    lines
+}
+
 /// The static evaluation, its main terms and the phase.
 pub fn evaluation(pos: &Position) -> Vec<String> {
     let b = eval::evaluate::breakdown(pos);
@@ -67,7 +79,8 @@ pub fn help() -> Vec<String> {
         "  position (startpos | sfen SFEN) [moves M...], go [ponder] [btime T] [wtime T]",
         "  [byoyomi T] [binc T] [winc T] [movetime T] [depth D] [nodes N] [infinite],",
         "  go mate (T | infinite), stop, ponderhit, gameover (win|lose|draw), quit",
-        "For people: d (the board), moves (the legal moves), eval (the evaluation), help",
+        "For people: d (the board), moves (the legal moves), eval (the evaluation),",
+        "  shape (the moves the bad-shape check calls ugly), help",
     ]
     .iter()
     .map(|s| s.to_string())

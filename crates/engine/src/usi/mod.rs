@@ -16,6 +16,7 @@ mod mate_probe;
 pub mod options;
 mod report;
 mod session;
+mod shape_time;
 
 pub use session::Session;
 

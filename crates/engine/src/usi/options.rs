@@ -22,6 +22,9 @@ pub struct Options {
     pub algorithm: &'static str,
     /// The values of ABC's options, in the order of `search::abc::OPTIONS`.
     pub abc: [i64; ABC_OPTIONS.len()],
+    /// The bad-shape check at the root, and its margin in centipawns.
+    pub bad_shape_check: bool,
+    pub bad_shape_margin: i32,
 }
 
 impl Default for Options {
@@ -40,12 +43,14 @@ impl Default for Options {
             entering_king_rule: EnteringKingRule::Point27,
             algorithm: ALGORITHMS[0],
             abc: ABC_OPTIONS.map(|(_, default, _, _)| default),
+            bad_shape_check: false,
+            bad_shape_margin: 150,
         }
     }
 }
 
 /// `(name, min, max)` of every spin option.
-const SPINS: [(&str, i64, i64); 8] = [
+const SPINS: [(&str, i64, i64); 9] = [
     ("USI_Hash", 1, 65536),
     ("Threads", 1, 256),
     ("MultiPV", 1, 600),
@@ -54,6 +59,7 @@ const SPINS: [(&str, i64, i64); 8] = [
     ("MinimumThinkingTime", 0, 100000),
     ("MaxMovesToDraw", 0, 100000),
     ("ResignValue", 0, 99999),
+    ("BadShapeMargin", 0, 10000),
 ];
 
 const RULES: [(&str, EnteringKingRule); 3] = [
@@ -72,6 +78,7 @@ impl Options {
             "NetworkDelay2" => self.network_delay2 as i64,
             "MinimumThinkingTime" => self.minimum_thinking_time as i64,
             "MaxMovesToDraw" => i64::from(self.max_moves_to_draw),
+            "BadShapeMargin" => i64::from(self.bad_shape_margin),
             _ => i64::from(self.resign_value),
         }
     }
@@ -79,8 +86,10 @@ impl Options {
     /// The `option …` lines answered to `usi`.
     pub fn declarations() -> Vec<String> {
         let defaults = Options::default();
-        let mut lines =
-            vec![format!("option name USI_Ponder type check default {}", defaults.ponder)];
+        let mut lines = vec![
+            format!("option name USI_Ponder type check default {}", defaults.ponder),
+            format!("option name BadShapeCheck type check default {}", defaults.bad_shape_check),
+        ];
         for (name, min, max) in SPINS {
             lines.push(format!(
                 "option name {name} type spin default {} min {min} max {max}",
@@ -114,7 +123,7 @@ impl Options {
     /// `USI_Hash`, as some GUIs send it).
     fn canonical(name: &str) -> Option<&'static str> {
         let name = if name.eq_ignore_ascii_case("Hash") { "USI_Hash" } else { name };
-        ["USI_Ponder", "EnteringKingRule", "SearchAlgorithm"]
+        ["USI_Ponder", "BadShapeCheck", "EnteringKingRule", "SearchAlgorithm"]
             .into_iter()
             .chain(SPINS.iter().map(|(n, _, _)| *n))
             .chain(ABC_OPTIONS.iter().map(|(n, _, _, _)| *n))
@@ -129,12 +138,17 @@ impl Options {
         let Some(name) = Options::canonical(name) else {
             return Err(format!("unknown option '{}'", excerpt(name)));
         };
-        if name == "USI_Ponder" {
-            self.ponder = match value.to_ascii_lowercase().as_str() {
+        if name == "USI_Ponder" || name == "BadShapeCheck" {
+            let on = match value.to_ascii_lowercase().as_str() {
                 "true" => true,
                 "false" => false,
-                _ => return Err(format!("USI_Ponder must be true or false, not '{quoted}'")),
+                _ => return Err(format!("{name} must be true or false, not '{quoted}'")),
             };
+            if name == "USI_Ponder" {
+                self.ponder = on;
+            } else {
+                self.bad_shape_check = on;
+            }
             return Ok(());
         }
         if name == "EnteringKingRule" {
@@ -177,6 +191,7 @@ impl Options {
             "NetworkDelay2" => self.network_delay2 = v as u64,
             "MinimumThinkingTime" => self.minimum_thinking_time = v as u64,
             "MaxMovesToDraw" => self.max_moves_to_draw = v as u32,
+            "BadShapeMargin" => self.bad_shape_margin = v as i32,
             _ => self.resign_value = v as i32,
         }
         Ok(())
@@ -246,6 +261,8 @@ mod tests {
             "ResignValue",
             "EnteringKingRule",
             "SearchAlgorithm",
+            "BadShapeCheck",
+            "BadShapeMargin",
             "ABC_Delta",
             "ABC_Width",
         ] {

@@ -3,7 +3,8 @@
 use super::command::{excerpt, shorten, ClockFields, Command, GoParams, Start};
 use super::options::Options;
 use super::report::{bestmove_line, info_line, Answer};
-use super::{display, mate_hook, mate_probe, send};
+use super::{display, mate_hook, mate_probe, send, shape_time};
+use eval::shape_rule::ShapeRule;
 use eval::ShogiGame;
 use search::engine::Signals;
 use search::time::{Clock, TimeOptions};
@@ -176,6 +177,7 @@ impl Session {
             Command::Display => self.tell(display::board(&self.position)),
             Command::Moves => self.tell(display::moves(&self.position)),
             Command::Eval => self.tell(display::evaluation(&self.position)),
+            Command::Shape => self.tell(display::shape(&self.position)),
             Command::Help => self.tell(display::help()),
         }
         Flow::Continue
@@ -303,6 +305,13 @@ impl Session {
             multipv: self.options.multipv,
             game_ply: self.position.game_ply(),
         };
+        let mut among = Vec::new();
+        for text in &params.searchmoves {
+            match self.position.parse_usi_move(text) {
+                Ok(m) => among.push(m),
+                Err(e) => warning(format!("searchmoves: {} ignored: {e}", excerpt(text))),
+            }
+        }
         let mut game = ShogiGame::new(self.position.clone());
         game.entering_king_rule = self.options.entering_king_rule;
         game.max_moves_to_draw = self.options.max_moves_to_draw;
@@ -319,9 +328,16 @@ impl Session {
         let answered = Arc::clone(&self.answered);
         answered.store(false, Ordering::SeqCst);
         self.search = Some(std::thread::spawn(move || {
-            let answer = match probe_for_mate(&probe_solver, &game, &limits, &options) {
+            // With searchmoves, the mate probe (whose mate may start elsewhere) is
+            // left out.
+            let probed = if among.is_empty() {
+                probe_for_mate(&probe_solver, &game, &limits, &options)
+            } else {
+                Err(limits)
+            };
+            let answer = match probed {
                 Ok(answer) => answer,
-                Err(limits) => think(&engine, &game, &limits, &signals, &options),
+                Err(limits) => think(&engine, &game, &among, &limits, &signals, &options),
             };
             // Before the answer: a GUI that has read it finds the search done.
             answered.store(true, Ordering::SeqCst);
@@ -402,6 +418,7 @@ fn probe_for_mate(
 fn think(
     engine: &Mutex<Engine<ShogiGame>>,
     game: &ShogiGame,
+    among: &[shogi::Move],
     limits: &Limits,
     signals: &Signals,
     options: &Options,
@@ -425,16 +442,49 @@ fn think(
         minimum_thinking_ms: options.minimum_thinking_time,
     };
     let show_multipv = options.multipv > 1;
-    let result = engine.search(game, limits, signals, &mut |info| {
-        send(&info_line(info, show_multipv));
-    });
-    match result.best_move {
-        None => Answer::Resign,
-        Some(_) if result.score <= -options.resign_value => Answer::Resign,
-        Some(best) => {
-            Answer::Move { best, ponder: if options.ponder { result.ponder_move } else { None } }
+    let mut report = |info: &search::Info<shogi::Move>| send(&info_line(info, show_multipv));
+    let start = Instant::now();
+    let checked = options.bad_shape_check && among.is_empty();
+    let main_limits = if checked { shape_time::main_limits(limits) } else { limits.clone() };
+    let result = if among.is_empty() {
+        engine.search(game, &main_limits, signals, &mut report)
+    } else {
+        engine.search_among(game, among, &main_limits, signals, &mut report)
+    };
+    let (best, ponder) = match result.best_move {
+        None => return Answer::Resign,
+        Some(_) if result.score <= -options.resign_value => return Answer::Resign,
+        Some(best) => (best, if options.ponder { result.ponder_move } else { None }),
+    };
+    if checked && !signals.stopped() {
+        let opts = engine.time_options;
+        if let Some(check) = shape_time::check_limits(limits, result.depth, start.elapsed(), &opts)
+        {
+            let rule = ShapeRule { margin: options.bad_shape_margin, ..ShapeRule::default() };
+            if let Some(r) = rule.apply(&mut engine, game, best, &check, signals) {
+                let passed: Vec<String> = r
+                    .passed_over
+                    .iter()
+                    .map(|(m, why)| format!("{} ({why})", m.to_usi()))
+                    .collect();
+                send(&format!(
+                    "info string bad shape: {} ({}) {} replaced by {} {}{}",
+                    r.bad.to_usi(),
+                    r.check,
+                    r.bad_score,
+                    r.by.to_usi(),
+                    r.score,
+                    if passed.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; passed over {}", passed.join(", "))
+                    }
+                ));
+                return Answer::Move { best: r.by, ponder: None };
+            }
         }
     }
+    Answer::Move { best, ponder }
 }
 
 /// Gives the engine the algorithms' options as `setoption` left them (checked
