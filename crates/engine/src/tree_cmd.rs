@@ -18,13 +18,16 @@ pub struct TreeArgs {
     #[arg(long, conflicts_with_all = ["file", "sfen"])]
     tree: Option<String>,
     /// A shogi position (SFEN) instead of a tree.
-    #[arg(long, conflicts_with = "file")]
+    #[arg(long, conflicts_with_all = ["file", "dobutsu"])]
     sfen: Option<String>,
+    /// A Dobutsu shogi position (`gle/1c1/1C1/ELG b - 1`) instead of a tree.
+    #[arg(long, conflicts_with = "file")]
+    dobutsu: Option<String>,
     /// minimax, alphabeta (max/min form), negamax, or abc.
     #[arg(long, default_value = "alphabeta")]
     algo: String,
-    /// Plies to search (trees: their height by default; positions: 2); for abc the
-    /// last threshold.
+    /// Plies to search (trees: their height by default; shogi positions: 2;
+    /// Dobutsu positions: 4); for abc the last threshold.
     #[arg(long)]
     depth: Option<u32>,
     /// The root's window for alphabeta and negamax (default: -inf +inf).
@@ -45,10 +48,16 @@ pub fn run(args: &TreeArgs) -> Result<(), String> {
         let pos = Position::from_sfen(sfen).map_err(|e| format!("--sfen: {e}"))?;
         return report(&ShogiGame::new(pos), args.depth.unwrap_or(2), args);
     }
+    if let Some(sfen) = &args.dobutsu {
+        let game = dobutsu::Dobutsu::from_sfen(sfen).map_err(|e| format!("--dobutsu: {e}"))?;
+        return report(&game, args.depth.unwrap_or(4), args);
+    }
     let text = match (&args.tree, &args.file) {
         (Some(text), _) => text.clone(),
         (None, Some(path)) => std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?,
-        (None, None) => return Err("give a tree FILE, --tree TEXT or --sfen SFEN".into()),
+        (None, None) => {
+            return Err("give a tree FILE, --tree TEXT, --sfen SFEN or --dobutsu SFEN".into())
+        }
     };
     let tree = TreeGame::parse(text.trim()).map_err(|e| e.to_string())?;
     let depth = args.depth.unwrap_or_else(|| height(&tree));
