@@ -197,3 +197,27 @@ fn the_classical_engine_agrees_with_minimax_on_small_trees() {
         assert_eq!(-child.value, mm.value, "{text}");
     }
 }
+
+/// The textbooks' 3 × 3 example written as nested lists: minimax values it 3 from
+/// all nine leaves; alpha-beta and negamax value it 3 from seven (after B's 3, F is
+/// cut at its first leaf 2, and J after 14, 5, 2: H and I are never valued), and
+/// visit exactly the same nodes; a window around the value prunes more.
+#[test]
+fn the_three_by_three_example() {
+    let tree = TreeGame::parse("((3 12 8) (2 4 6) (14 5 2))").unwrap();
+    let mm = minimax(&tree, 2, &mut NoTrace);
+    assert_eq!((mm.value, mm.leaves), (3, 9));
+    let mut ab_events = Vec::new();
+    let ab = alphabeta(&tree, 2, -INFINITE, INFINITE, &mut ab_events);
+    assert_eq!((ab.value, ab.leaves), (3, 7));
+    assert_eq!(names(&ab.pv), ["B", "C"]);
+    let mut nm_events = Vec::new();
+    let nm = negamax(&tree, 2, -INFINITE, INFINITE, &mut nm_events);
+    assert_eq!((nm.value, nm.leaves, nm.nodes), (3, 7, ab.nodes));
+    assert_eq!(entered(&ab_events), entered(&nm_events));
+    assert!(!entered(&ab_events).iter().any(|n| n == "H" || n == "I"));
+    // With (3, 4) B is cut at its first leaf already: the fail-hard bound 3.
+    let narrow = alphabeta(&tree, 2, 3, 4, &mut NoTrace);
+    assert_eq!(narrow.value, 3);
+    assert!(narrow.leaves < ab.leaves, "{} leaves", narrow.leaves);
+}
