@@ -15,7 +15,8 @@ const POSITIONS: [&str; 4] = [
 
 /// The leaves of lines with fewer than three moves per node close to the leaf's
 /// value (ABC's counters `leaves_open0..2`) lie deeper on average than those of
-/// open lines (`leaves_open3`): ABC's conspiracy depth lets forced lines run on.
+/// open lines (`leaves_open3`) at threshold 4: ABC's conspiracy depth lets forced
+/// lines run on.
 #[test]
 fn forced_lines_are_searched_deeper_than_open_ones() {
     shogi::attacks::init();
@@ -24,7 +25,7 @@ fn forced_lines_are_searched_deeper_than_open_ones() {
         let mut engine = Engine::new(16, 1);
         engine.set_algorithm("ABC").expect("ABC is an algorithm");
         let game = ShogiGame::new(Position::from_sfen(sfen).expect("a test SFEN"));
-        let r = engine.search(&game, &Limits::depth(6), &Signals::new(), &mut |_| {});
+        let r = engine.search(&game, &Limits::depth(4), &Signals::new(), &mut |_| {});
         let counter = |name: &str| r.counters.iter().find(|c| c.0 == name).map_or(0, |c| c.1);
         for k in 0..3 {
             forced += counter(&format!("leaves_open{k}"));
@@ -33,7 +34,7 @@ fn forced_lines_are_searched_deeper_than_open_ones() {
         open += counter("leaves_open3");
         open_plies += counter("leaf_plies_open3");
     }
-    assert!(forced >= 50 && open >= 50, "{forced} forced and {open} open leaves");
+    assert!(forced >= 20 && open >= 100, "{forced} forced and {open} open leaves");
     let (forced_mean, open_mean) =
         (forced_plies as f64 / forced as f64, open_plies as f64 / open as f64);
     assert!(forced_mean > 1.5 * open_mean, "forced {forced_mean:.2} plies, open {open_mean:.2}");

@@ -25,7 +25,9 @@
 //! Scale: KFEnd's Δ is 50 with a pawn worth 10, five pawns: here `delta` is in
 //! hundredths of the game's unit, 500 by default. KFEnd's thresholds are 20 for
 //! both sides, reached here by iteration 20 with both offsets 0. The margin of the
-//! root is KFEnd's "a little", chosen as half a pawn.
+//! root is KFEnd's "a little", chosen as half a pawn. SFunc's cap is 3, not
+//! KFEnd's 5: in matches at 100 ms a move the cap of 3 scored 23-12-5 against the
+//! cap of 5 (docs/BENCHMARKS.md, "ABC search").
 //!
 //! Threads: helper threads run the same iterations on their own lines and share
 //! both tables (Lazy SMP, as PVS does).
@@ -72,7 +74,7 @@ impl Default for AbcOptions {
     fn default() -> Self {
         AbcOptions {
             delta: 500,
-            sfunc_cap: 5,
+            sfunc_cap: 3,
             own_offset: 0,
             opponent_offset: 0,
             width: 10,
@@ -87,7 +89,7 @@ impl Default for AbcOptions {
 /// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
 pub const OPTIONS: [(&str, i64, i64, i64); 9] = [
     ("ABC_Delta", 500, 0, 10_000),
-    ("ABC_SFuncCap", 5, 1, 20),
+    ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
     ("ABC_OpponentOffset", 0, -20, 20),
     ("ABC_Width", 10, 1, table::MAX_MOVES as i64 - 3),
