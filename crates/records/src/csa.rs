@@ -1,0 +1,661 @@
+//! CSA standard record files, V2.2 and V3.0 (the Computer Shogi Association's
+//! format), and the move notation of the CSA protocol.
+//!
+//! ```text
+//! 'CSA encoding=UTF-8          V3.0: the encoding line
+//! V3.0                         version
+//! N+Kyobo                      players
+//! N-GPSShogi
+//! $EVENT:test                  other headers
+//! PI                           start: PI (minus removed pieces), or P1..P9 and P+/P-
+//! +                            side to move
+//! +7776FU                      moves, each followed by its time
+//! T12
+//! '*a comment for the move     comments programs read ('* lines)
+//! -3334FU,T5                   several items may share a line
+//! %TORYO                       the ending
+//! ```
+//!
+//! Plain `'` comments are skipped, as the format says of them; `'*` comments are
+//! kept as the comments of the move (or ending, or start position) they follow.
+//! Times are seconds (`T12`), with a fraction in V3.0 (`T12.345`).
+
+use crate::error::{partial, ErrorKind, ReadResult};
+use crate::record::{EndReason, Ending, HeaderKey, Record, RecordMove, Start};
+use shogi::{Color, Move, Piece, PieceKind, Position, Square, STARTPOS};
+use std::fmt::Write as _;
+use std::time::Duration;
+
+/// Which version of the format to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum CsaVersion {
+    /// V2.2: whole seconds; no `%MAX_MOVES` (written `%JISHOGI`).
+    V22,
+    /// V3.0 (2024): the `'CSA encoding=UTF-8` line, times to the millisecond.
+    #[default]
+    V30,
+}
+
+const PIECE_NAMES: [(PieceKind, &str); 14] = [
+    (PieceKind::Pawn, "FU"),
+    (PieceKind::Lance, "KY"),
+    (PieceKind::Knight, "KE"),
+    (PieceKind::Silver, "GI"),
+    (PieceKind::Gold, "KI"),
+    (PieceKind::Bishop, "KA"),
+    (PieceKind::Rook, "HI"),
+    (PieceKind::King, "OU"),
+    (PieceKind::ProPawn, "TO"),
+    (PieceKind::ProLance, "NY"),
+    (PieceKind::ProKnight, "NK"),
+    (PieceKind::ProSilver, "NG"),
+    (PieceKind::Horse, "UM"),
+    (PieceKind::Dragon, "RY"),
+];
+
+/// The CSA name of a kind: `FU`, `TO`, `OU`, …
+pub fn csa_piece_name(kind: PieceKind) -> &'static str {
+    PIECE_NAMES.iter().find(|(k, _)| *k == kind).map_or("??", |(_, n)| n)
+}
+
+/// The kind of a CSA piece name.
+pub fn parse_csa_piece(name: &str) -> Option<PieceKind> {
+    PIECE_NAMES.iter().find(|(_, n)| *n == name).map(|(k, _)| *k)
+}
+
+fn sign(color: Color) -> char {
+    match color {
+        Color::Black => '+',
+        Color::White => '-',
+    }
+}
+
+fn square_digits(sq: Square) -> String {
+    format!("{}{}", sq.file() + 1, sq.rank() + 1)
+}
+
+fn parse_square_digits(b: &[u8]) -> Option<Option<Square>> {
+    match b {
+        [b'0', b'0'] => Some(None),
+        [f @ b'1'..=b'9', r @ b'1'..=b'9'] => Some(Some(Square::new(f - b'1', r - b'1'))),
+        _ => None,
+    }
+}
+
+/// A move in CSA notation, `+7776FU` (`+0055KA` for a drop, `-8822UM` for a
+/// promotion: the piece after the move), checked to be legal in `pos`. The sign
+/// may be left out; when given it must be the side to move's.
+///
+/// # Errors
+/// `Syntax` for text that is no CSA move, `WrongSide` for the other side's sign,
+/// `WrongPiece` when the named piece is neither the piece on the origin square nor
+/// its promotion, `IllegalMove` (with the reason) for a move the rules refuse.
+pub fn csa_move_to_move(pos: &Position, text: &str) -> Result<Move, ErrorKind> {
+    let syntax = || ErrorKind::Syntax(text.to_string());
+    let us = pos.side_to_move();
+    let mut body = text.trim();
+    if let Some(c) = body.chars().next() {
+        if c == '+' || c == '-' {
+            let color = if c == '+' { Color::Black } else { Color::White };
+            if color != us {
+                return Err(ErrorKind::WrongSide(text.to_string()));
+            }
+            body = &body[1..];
+        }
+    }
+    let b = body.as_bytes();
+    if b.len() != 6 {
+        return Err(syntax());
+    }
+    let from = parse_square_digits(&b[0..2]).ok_or_else(syntax)?;
+    let to = parse_square_digits(&b[2..4]).ok_or_else(syntax)?.ok_or_else(syntax)?;
+    let kind =
+        parse_csa_piece(std::str::from_utf8(&b[4..6]).map_err(|_| syntax())?).ok_or_else(syntax)?;
+    let usi = match from {
+        None => {
+            if kind.is_promoted() || kind == PieceKind::King {
+                return Err(ErrorKind::WrongPiece(text.to_string()));
+            }
+            format!("{}*{}", kind.sfen_letter(), to)
+        }
+        Some(from) => {
+            let piece = pos.piece_on(from);
+            let promote = match piece.kind() {
+                Some(k) if piece.color() == us && k == kind => false,
+                Some(k) if piece.color() == us && k.can_promote() && k.promote() == kind => true,
+                Some(_) if piece.color() == us => {
+                    return Err(ErrorKind::WrongPiece(text.to_string()));
+                }
+                // No piece, or the opponent's: the USI parser says which.
+                _ => false,
+            };
+            format!("{}{}{}", from, to, if promote { "+" } else { "" })
+        }
+    };
+    pos.parse_usi_move(&usi)
+        .map_err(|reason| ErrorKind::IllegalMove { text: text.to_string(), reason })
+}
+
+/// The CSA notation of `m` (legal in `pos`): `+7776FU`, `-0055KA`, `+8822UM`.
+pub fn move_to_csa(pos: &Position, m: Move) -> String {
+    let from = if m.is_drop() { "00".to_string() } else { square_digits(m.from()) };
+    format!(
+        "{}{}{}{}",
+        sign(pos.side_to_move()),
+        from,
+        square_digits(m.to()),
+        csa_piece_name(m.kind_after())
+    )
+}
+
+/// The CSA special move of an ending, with its `%`.
+pub fn special_name(reason: EndReason, version: CsaVersion) -> &'static str {
+    match reason {
+        EndReason::Resign => "%TORYO",
+        EndReason::Abort => "%CHUDAN",
+        EndReason::Sennichite => "%SENNICHITE",
+        EndReason::TimeUp => "%TIME_UP",
+        EndReason::IllegalMove => "%ILLEGAL_MOVE",
+        EndReason::IllegalAction(Color::Black) => "%+ILLEGAL_ACTION",
+        EndReason::IllegalAction(Color::White) => "%-ILLEGAL_ACTION",
+        EndReason::Jishogi => "%JISHOGI",
+        EndReason::DeclareWin => "%KACHI",
+        EndReason::DeclareDraw => "%HIKIWAKE",
+        EndReason::MaxMoves if version == CsaVersion::V22 => "%JISHOGI",
+        EndReason::MaxMoves => "%MAX_MOVES",
+        EndReason::Mate => "%TSUMI",
+        EndReason::NoMate => "%FUZUMI",
+        EndReason::Matta => "%MATTA",
+        EndReason::Error => "%ERROR",
+    }
+}
+
+/// The ending of a CSA special move (`%TORYO`).
+pub fn parse_special(text: &str) -> Option<EndReason> {
+    EndReason::ALL.iter().copied().find(|&r| special_name(r, CsaVersion::V30) == text)
+}
+
+/// The start position being described.
+struct Setup {
+    board: [Piece; 81],
+    hands: [[u32; 8]; 2],
+    seen: bool,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        Setup { board: [Piece::EMPTY; 81], hands: [[0; 8]; 2], seen: false }
+    }
+
+    fn sfen(&self, side: Color) -> String {
+        let mut s = String::new();
+        for rank in 0..9u8 {
+            let mut empty = 0;
+            for file in (0..9u8).rev() {
+                let p = self.board[Square::new(file, rank).index()];
+                if p.is_empty() {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push_str(&p.to_sfen());
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            if rank < 8 {
+                s.push('/');
+            }
+        }
+        s.push_str(if side == Color::Black { " b " } else { " w " });
+        let mut hands = String::new();
+        for color in Color::ALL {
+            for &kind in PieceKind::HAND.iter().rev() {
+                let n = self.hands[color.index()][kind.index()];
+                if n > 1 {
+                    hands.push_str(&n.to_string());
+                }
+                if n > 0 {
+                    let c = kind.sfen_letter();
+                    hands.push(if color == Color::Black { c } else { c.to_ascii_lowercase() });
+                }
+            }
+        }
+        s.push_str(if hands.is_empty() { "-" } else { &hands });
+        s.push_str(" 1");
+        s
+    }
+
+    /// `PI82HI22KA`: the standard position without the listed pieces.
+    fn pi(&mut self, rest: &str) -> Result<(), String> {
+        let pos = Position::from_sfen(STARTPOS).expect("the start position");
+        for sq in Square::all() {
+            self.board[sq.index()] = pos.piece_on(sq);
+        }
+        let b = rest.as_bytes();
+        if !b.len().is_multiple_of(4) {
+            return Err(format!("'PI{rest}' must list pieces as xyPC"));
+        }
+        for chunk in b.chunks(4) {
+            let sq = parse_square_digits(&chunk[0..2]).flatten();
+            let kind = std::str::from_utf8(&chunk[2..4]).ok().and_then(parse_csa_piece);
+            match (sq, kind) {
+                (Some(sq), Some(kind)) if self.board[sq.index()].kind() == Some(kind) => {
+                    self.board[sq.index()] = Piece::EMPTY;
+                }
+                _ => return Err(format!("'PI{rest}' removes a piece that is not there")),
+            }
+        }
+        Ok(())
+    }
+
+    /// `P1-KY-KE-GI-KI-OU-KI-GI-KE-KY`: one rank, files 9 to 1.
+    fn rank(&mut self, rank: u8, rest: &str) -> Result<(), String> {
+        let mut cells: Vec<char> = rest.chars().collect();
+        while cells.len() < 27 {
+            cells.push(' ');
+        }
+        if cells.len() != 27 {
+            return Err(format!("rank {} must have 9 squares of 3 characters", rank + 1));
+        }
+        for (i, cell) in cells.chunks(3).enumerate() {
+            let file = 8 - i as u8;
+            let text: String = cell.iter().collect();
+            let piece = match text.as_str() {
+                " * " | "   " => Piece::EMPTY,
+                _ => {
+                    let color = match cell[0] {
+                        '+' => Color::Black,
+                        '-' => Color::White,
+                        _ => return Err(format!("bad square '{text}'")),
+                    };
+                    let kind = parse_csa_piece(&text[1..]).ok_or(format!("bad square '{text}'"))?;
+                    Piece::new(color, kind)
+                }
+            };
+            self.board[Square::new(file, rank).index()] = piece;
+        }
+        Ok(())
+    }
+
+    /// `P+99KY89KE`, `P+00KI00FU`, `P-00AL`: single pieces, to the board or hand.
+    fn pieces(&mut self, color: Color, rest: &str) -> Result<(), String> {
+        let b = rest.as_bytes();
+        if !b.len().is_multiple_of(4) {
+            return Err(format!("pieces must be listed as xyPC: '{rest}'"));
+        }
+        for chunk in b.chunks(4) {
+            let sq = parse_square_digits(&chunk[0..2]).ok_or(format!("bad square in '{rest}'"))?;
+            let name = std::str::from_utf8(&chunk[2..4]).unwrap_or("");
+            match (sq, name) {
+                (None, "AL") => self.all_remaining(color),
+                (None, name) => {
+                    let kind = parse_csa_piece(name)
+                        .filter(|k| !k.is_promoted() && *k != PieceKind::King)
+                        .ok_or(format!("'{name}' cannot be held in hand"))?;
+                    self.hands[color.index()][kind.index()] += 1;
+                }
+                (Some(sq), name) => {
+                    let kind = parse_csa_piece(name).ok_or(format!("bad piece '{name}'"))?;
+                    self.board[sq.index()] = Piece::new(color, kind);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn all_remaining(&mut self, color: Color) {
+        for &kind in &PieceKind::HAND {
+            let on_board = self
+                .board
+                .iter()
+                .filter(|p| p.kind().is_some_and(|k| k.unpromote() == kind))
+                .count() as u32;
+            let held = self.hands[0][kind.index()] + self.hands[1][kind.index()];
+            let total = kind.max_count() as u32;
+            self.hands[color.index()][kind.index()] += total.saturating_sub(on_board + held);
+        }
+    }
+}
+
+/// Where the reader is.
+struct Reader {
+    record: Record,
+    setup: Setup,
+    pos: Option<Position>,
+}
+
+impl Reader {
+    /// The position moves are read in, settling the start when it is first needed.
+    fn position(&mut self) -> Result<&mut Position, ErrorKind> {
+        if self.pos.is_none() {
+            if self.setup.seen {
+                return Err(ErrorKind::Board(
+                    "no side-to-move line (+ or -) after the position".into(),
+                ));
+            }
+            self.pos = Some(Position::startpos());
+        }
+        Ok(self.pos.as_mut().expect("just set"))
+    }
+
+    /// The comments of the last thing read: the ending, the last move, or the start.
+    fn comments(&mut self) -> &mut Vec<String> {
+        if let Some(e) = &mut self.record.ending {
+            &mut e.comments
+        } else if let Some(m) = self.record.moves.last_mut() {
+            &mut m.comments
+        } else {
+            &mut self.record.comments
+        }
+    }
+
+    fn line(&mut self, line: &str) -> Result<(), ErrorKind> {
+        let syntax = || ErrorKind::Syntax(line.to_string());
+        if line.is_empty() {
+            return Ok(());
+        }
+        if let Some(c) = line.strip_prefix("'*") {
+            self.comments().push(c.to_string());
+            return Ok(());
+        }
+        if line.starts_with('\'') || line.starts_with('V') {
+            return Ok(());
+        }
+        if let Some(name) = line.strip_prefix("N+") {
+            self.record.headers.push((HeaderKey::BlackName, name.to_string()));
+            return Ok(());
+        }
+        if let Some(name) = line.strip_prefix("N-") {
+            self.record.headers.push((HeaderKey::WhiteName, name.to_string()));
+            return Ok(());
+        }
+        if let Some(rest) = line.strip_prefix('$') {
+            let (key, value) = rest.split_once(':').ok_or_else(syntax)?;
+            self.record.headers.push((HeaderKey::from_csa(key), value.to_string()));
+            return Ok(());
+        }
+        if let Some(rest) = line.strip_prefix('P') {
+            if self.pos.is_some() {
+                return Err(ErrorKind::Board("a position line after the side to move".into()));
+            }
+            self.setup.seen = true;
+            let mut chars = rest.chars();
+            let result = match chars.next() {
+                Some('I') => self.setup.pi(chars.as_str()),
+                Some(d @ '1'..='9') => self.setup.rank(d as u8 - b'1', chars.as_str()),
+                Some('+') => self.setup.pieces(Color::Black, chars.as_str()),
+                Some('-') => self.setup.pieces(Color::White, chars.as_str()),
+                _ => return Err(syntax()),
+            };
+            return result.map_err(ErrorKind::Board);
+        }
+        if line == "+" || line == "-" {
+            if self.pos.is_some() {
+                return Err(syntax());
+            }
+            let side = if line == "+" { Color::Black } else { Color::White };
+            let setup = std::mem::replace(&mut self.setup, Setup::new());
+            let sfen = if setup.seen { setup.sfen(side) } else { Setup::hirate_sfen(side) };
+            let pos = Position::from_sfen(&sfen).map_err(ErrorKind::Position)?;
+            self.record.start = Start::from_position(&pos);
+            self.pos = Some(pos);
+            return Ok(());
+        }
+        if line.starts_with(['+', '-', 'T', '%']) {
+            let mut parts = line.split(',');
+            while let Some(part) = parts.next() {
+                if part.starts_with('\'') {
+                    let rest: Vec<&str> = std::iter::once(part).chain(parts.by_ref()).collect();
+                    return self.line(&rest.join(","));
+                }
+                self.item(part)?;
+            }
+            return Ok(());
+        }
+        Err(syntax())
+    }
+
+    /// One move, time or special move.
+    fn item(&mut self, item: &str) -> Result<(), ErrorKind> {
+        if let Some(t) = item.strip_prefix('T') {
+            let time = parse_time(t).ok_or_else(|| ErrorKind::Syntax(item.to_string()))?;
+            if let Some(e) = &mut self.record.ending {
+                e.time = Some(time);
+            } else if let Some(m) = self.record.moves.last_mut() {
+                m.time = Some(time);
+            } else {
+                return Err(ErrorKind::Syntax(item.to_string()));
+            }
+            return Ok(());
+        }
+        if self.record.ending.is_some() {
+            return Err(ErrorKind::AfterEnd(item.to_string()));
+        }
+        if item.starts_with('%') {
+            let reason = parse_special(item).ok_or_else(|| ErrorKind::Syntax(item.to_string()))?;
+            self.position()?;
+            self.record.ending = Some(Ending::new(reason));
+            return Ok(());
+        }
+        let pos = self.position()?;
+        let m = csa_move_to_move(pos, item)?;
+        pos.do_move(m);
+        self.record.moves.push(RecordMove::new(m));
+        Ok(())
+    }
+}
+
+impl Setup {
+    fn hirate_sfen(side: Color) -> String {
+        let mut s = STARTPOS.to_string();
+        if side == Color::White {
+            s = s.replace(" b ", " w ");
+        }
+        s
+    }
+}
+
+/// `12`, `12.345`: seconds with an optional fraction.
+fn parse_time(t: &str) -> Option<Duration> {
+    let (secs, frac) = t.split_once('.').unwrap_or((t, ""));
+    if secs.is_empty() || !secs.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if !frac.bytes().all(|b| b.is_ascii_digit()) || frac.len() > 9 {
+        return None;
+    }
+    let secs: u64 = secs.parse().ok()?;
+    let nanos: u32 = if frac.is_empty() { 0 } else { format!("{frac:0<9}").parse().ok()? };
+    Some(Duration::new(secs, nanos))
+}
+
+/// Reads the first record of a CSA text (records after a `/` line are left).
+///
+/// The start must be given (`PI…` or `P1`…`P9`, `P+`/`P-`, then `+` or `-`);
+/// a text with no position at all starts from the standard position, Black to
+/// move. Every move is checked against the position.
+///
+/// # Errors
+/// The first bad line, with the record read up to it.
+pub fn read_csa(text: &str) -> ReadResult {
+    read_from(text.lines().enumerate().take_while(|(_, l)| l.trim_end() != "/"))
+}
+
+/// Reads every record of a CSA text (records are separated by `/` lines).
+pub fn read_csa_all(text: &str) -> Vec<ReadResult> {
+    let lines: Vec<(usize, &str)> = text.lines().enumerate().collect();
+    lines
+        .split(|(_, l)| l.trim_end() == "/")
+        .map(|chunk| read_from(chunk.iter().copied()))
+        .collect()
+}
+
+fn read_from<'a>(lines: impl Iterator<Item = (usize, &'a str)>) -> ReadResult {
+    let mut r = Reader { record: Record::default(), setup: Setup::new(), pos: None };
+    let mut last_line = 0;
+    for (i, raw) in lines {
+        last_line = i + 1;
+        let line = raw.trim_start_matches('\u{feff}').trim_end_matches(['\r', ' ', '\t']);
+        if let Err(kind) = r.line(line) {
+            return Err(partial(r.record, i + 1, kind));
+        }
+    }
+    if r.pos.is_none() && r.setup.seen {
+        let kind = ErrorKind::Board("no side-to-move line (+ or -) after the position".into());
+        return Err(partial(r.record, last_line, kind));
+    }
+    Ok(r.record)
+}
+
+fn write_time(out: &mut String, t: Duration, version: CsaVersion) {
+    let secs = t.as_secs();
+    let millis = t.subsec_millis();
+    if version == CsaVersion::V30 && millis != 0 {
+        let frac = format!("{millis:03}");
+        let _ = writeln!(out, "T{secs}.{}", frac.trim_end_matches('0'));
+    } else {
+        let _ = writeln!(out, "T{secs}");
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.replace(['\r', '\n'], " ")
+}
+
+/// Writes a CSA record. Kept: headers (players as `N+`/`N-`, the others as
+/// `$KEY:value`), the start, `'*` comments, times (V3.0 to the millisecond, V2.2
+/// whole seconds) and the ending. Lost: bookmarks, variations, a start position's
+/// move number.
+pub fn write_csa(record: &Record, version: CsaVersion) -> String {
+    let mut out = String::with_capacity(16 * record.moves.len() + 512);
+    match version {
+        CsaVersion::V30 => out.push_str("'CSA encoding=UTF-8\nV3.0\n"),
+        CsaVersion::V22 => out.push_str("V2.2\n"),
+    }
+    for (key, value) in &record.headers {
+        match key {
+            HeaderKey::BlackName => out.push_str("N+"),
+            HeaderKey::WhiteName => out.push_str("N-"),
+            k => {
+                out.push('$');
+                out.push_str(&one_line(k.csa_name()));
+                out.push(':');
+            }
+        }
+        out.push_str(&one_line(value));
+        out.push('\n');
+    }
+    let start = record.start_position();
+    match record.start {
+        Start::Handicap(h) => {
+            let _ = writeln!(out, "PI{}", h.csa_removals());
+        }
+        Start::Sfen(_) => write_board(&mut out, &start),
+    }
+    out.push(sign(start.side_to_move()));
+    out.push('\n');
+    for c in &record.comments {
+        let _ = writeln!(out, "'*{}", one_line(c));
+    }
+    let mut pos = start;
+    for rm in &record.moves {
+        out.push_str(&move_to_csa(&pos, rm.mv));
+        out.push('\n');
+        if let Some(t) = rm.time {
+            write_time(&mut out, t, version);
+        }
+        for c in &rm.comments {
+            let _ = writeln!(out, "'*{}", one_line(c));
+        }
+        pos.do_move(rm.mv);
+    }
+    if let Some(e) = &record.ending {
+        out.push_str(special_name(e.reason, version));
+        out.push('\n');
+        if let Some(t) = e.time {
+            write_time(&mut out, t, version);
+        }
+        for c in &e.comments {
+            let _ = writeln!(out, "'*{}", one_line(c));
+        }
+    }
+    out
+}
+
+/// `P1`…`P9` and the hands (`P+00HI00FU`) of a position.
+fn write_board(out: &mut String, pos: &Position) {
+    for rank in 0..9u8 {
+        let _ = write!(out, "P{}", rank + 1);
+        for file in (0..9u8).rev() {
+            let p = pos.piece_on(Square::new(file, rank));
+            match p.kind() {
+                None => out.push_str(" * "),
+                Some(k) => {
+                    out.push(sign(p.color()));
+                    out.push_str(csa_piece_name(k));
+                }
+            }
+        }
+        out.push('\n');
+    }
+    for color in Color::ALL {
+        let hand = pos.hand(color);
+        if hand.is_empty() {
+            continue;
+        }
+        out.push('P');
+        out.push(sign(color));
+        for &kind in PieceKind::HAND.iter().rev() {
+            for _ in 0..hand.count(kind) {
+                out.push_str("00");
+                out.push_str(csa_piece_name(kind));
+            }
+        }
+        out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shogi::MoveParseError;
+
+    #[test]
+    fn protocol_moves() {
+        let pos = Position::startpos();
+        let m = csa_move_to_move(&pos, "+7776FU").unwrap();
+        assert_eq!(m.to_usi(), "7g7f");
+        assert_eq!(move_to_csa(&pos, m), "+7776FU");
+        assert_eq!(csa_move_to_move(&pos, "7776FU"), Ok(m));
+        assert_eq!(csa_move_to_move(&pos, "-3334FU"), Err(ErrorKind::WrongSide("-3334FU".into())));
+        assert_eq!(csa_move_to_move(&pos, "+7776KI"), Err(ErrorKind::WrongPiece("+7776KI".into())));
+        assert_eq!(csa_move_to_move(&pos, "+7776F"), Err(ErrorKind::Syntax("+7776F".into())));
+        assert_eq!(
+            csa_move_to_move(&pos, "+7775FU"),
+            Err(ErrorKind::IllegalMove {
+                text: "+7775FU".into(),
+                reason: MoveParseError::Unreachable("7g7e".into())
+            })
+        );
+        let pos = Position::from_sfen(
+            "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3",
+        )
+        .unwrap();
+        let m = csa_move_to_move(&pos, "+8822UM").unwrap();
+        assert_eq!(m.to_usi(), "8h2b+");
+        assert_eq!(move_to_csa(&pos, m), "+8822UM");
+    }
+
+    #[test]
+    fn times() {
+        assert_eq!(parse_time("12"), Some(Duration::from_secs(12)));
+        assert_eq!(parse_time("12.345"), Some(Duration::from_millis(12_345)));
+        assert_eq!(parse_time("0.5"), Some(Duration::from_millis(500)));
+        assert_eq!(parse_time(""), None);
+        assert_eq!(parse_time("1x"), None);
+    }
+}
