@@ -74,6 +74,16 @@
 //! squares a side that must move often has only losing moves (the same reason
 //! a quiescence stand-pat can be wrong, which deeper iterations repair).
 //!
+//! # The exact solution
+//!
+//! [`solve`] gives every position reachable from the start its
+//! game-theoretic value by retrograde analysis: 246,803,167 positions (side
+//! to move normalised, mirror images as one, as Tanaka counts them), the
+//! start lost for the side to move in 78 plies. Positions that neither side
+//! can force a win from are draws (play goes on for ever; the repetition
+//! rule ends it). [`solve::Database`] stores the values compactly, and gives
+//! every move of a position with its exact value.
+//!
 //! # Representation
 //!
 //! A [`Position`] is one `u64` (12 squares of 4 bits, 6 hand counts of 2 bits,
@@ -87,6 +97,7 @@ pub mod mv;
 pub mod perft;
 pub mod position;
 pub mod sfen;
+pub mod solve;
 pub mod types;
 pub mod usi;
 

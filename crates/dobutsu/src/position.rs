@@ -151,6 +151,13 @@ impl Position {
         Some(pos)
     }
 
+    /// The position with packed bits `raw`, unchecked: for the solver, whose
+    /// indexes only produce valid encodings.
+    #[inline]
+    pub(crate) const fn from_raw_unchecked(raw: u64) -> Position {
+        Position { raw }
+    }
+
     /// The 64-bit key for tables: the packed bits through a bijective mixer, so
     /// different positions always have different keys (no collisions).
     #[inline]

@@ -96,3 +96,41 @@ pub fn careful_game(rng: &mut Lcg, plies: usize) -> Vec<Position> {
     }
     out
 }
+
+/// Whether the side to move of `pos` can force a win within `n` plies (the
+/// capture of the lion, or a try that cannot be answered, counting as a
+/// ply; Tanaka's model).
+pub fn win_within(pos: Position, n: u32) -> bool {
+    match pos.end() {
+        Some(e) => e.mover_wins(),
+        None if n == 0 => false,
+        None => moves_of(&pos).into_iter().any(|m| loss_within(pos.after(m), n - 1)),
+    }
+}
+
+/// Whether the side to move of `pos` loses within `n` plies whatever it
+/// plays.
+pub fn loss_within(pos: Position, n: u32) -> bool {
+    match pos.end() {
+        Some(e) => !e.mover_wins(),
+        None => {
+            let moves = moves_of(&pos);
+            moves.is_empty()
+                || (n >= 2 && moves.into_iter().all(|m| win_within(pos.after(m), n - 1)))
+        }
+    }
+}
+
+/// The exact value of `pos` by a full-width search, when the game ends
+/// within `horizon` plies with best play (the shortest win, the longest
+/// loss); `None` when it does not (a longer win or loss, or a draw).
+pub fn exact_within(pos: Position, horizon: u32) -> Option<dobutsu::solve::Value> {
+    use dobutsu::solve::Value;
+    (0..=horizon).find_map(|n| {
+        if n % 2 == 1 {
+            win_within(pos, n).then_some(Value::Win(n))
+        } else {
+            loss_within(pos, n).then_some(Value::Loss(n))
+        }
+    })
+}
