@@ -1,6 +1,7 @@
 //! The `kyobo` command: subcommands around the Kyobo library.
 
 mod bench_cmd;
+mod dobutsu_cmd;
 mod mate_cmd;
 mod perft_cmd;
 mod shape_cmd;
@@ -33,6 +34,9 @@ enum Command {
     /// The bad-shape checks (悪形チェック): a position's ugly moves and why, or how
     /// often each check fires on the moves of a file of games.
     Shape(shape_cmd::ShapeArgs),
+    /// Dobutsu shogi (どうぶつしょうぎ): solve it (retrograde analysis), every
+    /// move's exact value, or a game against the engine in the terminal.
+    Dobutsu(dobutsu_cmd::DobutsuArgs),
 }
 
 /// Prints one line on stdout. A reader that has gone away (`kyobo mate ... | head`)
@@ -60,6 +64,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench_cmd::run(&args),
         Some(Command::Tree(args)) => tree_cmd::run(&args),
         Some(Command::Shape(args)) => shape_cmd::run(&args),
+        Some(Command::Dobutsu(args)) => dobutsu_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
