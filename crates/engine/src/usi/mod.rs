@@ -6,11 +6,14 @@
 //!   `stop`, `ponderhit` and `isready` are answered at once.
 //! - [`report`]: `info` and `bestmove` lines.
 //! - [`display`]: `d`, `moves`, `eval` and `help`, for people at a terminal.
+//! - [`dobutsu`]: Dobutsu shogi (option `Variant` = `dobutsu`): its position,
+//!   database and `go`.
 //! - [`mate_hook`]: where `go mate` is answered.
 //! - [`mate_probe`]: a short checkmate search before each game move.
 
 pub mod command;
 mod display;
+mod dobutsu;
 mod mate_hook;
 mod mate_probe;
 pub mod options;

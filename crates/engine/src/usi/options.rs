@@ -25,6 +25,36 @@ pub struct Options {
     /// The bad-shape check at the root, and its margin in centipawns.
     pub bad_shape_check: bool,
     pub bad_shape_margin: i32,
+    /// The game played: shogi, or Dobutsu shogi (`Variant`).
+    pub variant: Variant,
+    /// Where the Dobutsu database is read from (`DobutsuDatabase`; a path
+    /// relative to the engine's working directory).
+    pub dobutsu_database: String,
+}
+
+/// The game the engine plays (option `Variant`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// Shogi on 9 x 9 (the default).
+    Shogi,
+    /// Dobutsu shogi (どうぶつしょうぎ) on 3 x 4: `position` takes its SFEN
+    /// (`startpos` is `gle/1c1/1C1/ELG b - 1`) and USI-style moves (`b3b2`,
+    /// `C*b2`).
+    Dobutsu,
+}
+
+impl Variant {
+    /// Every variant with its option value.
+    pub const ALL: [(&'static str, Variant); 2] =
+        [("shogi", Variant::Shogi), ("dobutsu", Variant::Dobutsu)];
+
+    /// The option value (`shogi`, `dobutsu`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Shogi => "shogi",
+            Variant::Dobutsu => "dobutsu",
+        }
+    }
 }
 
 impl Default for Options {
@@ -45,6 +75,8 @@ impl Default for Options {
             abc: ABC_OPTIONS.map(|(_, default, _, _)| default),
             bad_shape_check: false,
             bad_shape_margin: 150,
+            variant: Variant::Shogi,
+            dobutsu_database: crate::dobutsu_cmd::DEFAULT_DB.to_string(),
         }
     }
 }
@@ -116,6 +148,16 @@ impl Options {
                 "option name {name} type spin default {default} min {min} max {max}"
             ));
         }
+        let vars: Vec<String> = Variant::ALL.iter().map(|(n, _)| format!("var {n}")).collect();
+        lines.push(format!(
+            "option name Variant type combo default {} {}",
+            defaults.variant.name(),
+            vars.join(" ")
+        ));
+        lines.push(format!(
+            "option name DobutsuDatabase type string default {}",
+            defaults.dobutsu_database
+        ));
         lines
     }
 
@@ -123,11 +165,18 @@ impl Options {
     /// `USI_Hash`, as some GUIs send it).
     fn canonical(name: &str) -> Option<&'static str> {
         let name = if name.eq_ignore_ascii_case("Hash") { "USI_Hash" } else { name };
-        ["USI_Ponder", "BadShapeCheck", "EnteringKingRule", "SearchAlgorithm"]
-            .into_iter()
-            .chain(SPINS.iter().map(|(n, _, _)| *n))
-            .chain(ABC_OPTIONS.iter().map(|(n, _, _, _)| *n))
-            .find(|n| n.eq_ignore_ascii_case(name))
+        [
+            "USI_Ponder",
+            "BadShapeCheck",
+            "EnteringKingRule",
+            "SearchAlgorithm",
+            "Variant",
+            "DobutsuDatabase",
+        ]
+        .into_iter()
+        .chain(SPINS.iter().map(|(n, _, _)| *n))
+        .chain(ABC_OPTIONS.iter().map(|(n, _, _, _)| *n))
+        .find(|n| n.eq_ignore_ascii_case(name))
     }
 
     /// Applies `setoption`; on error nothing changes. Names and the values of
@@ -157,6 +206,21 @@ impl Options {
                 .find(|(n, _)| n.eq_ignore_ascii_case(value))
                 .ok_or_else(|| format!("unknown EnteringKingRule '{quoted}'"))?;
             self.entering_king_rule = rule.1;
+            return Ok(());
+        }
+        if name == "Variant" {
+            self.variant = Variant::ALL
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(value))
+                .ok_or_else(|| format!("unknown Variant '{quoted}' (shogi or dobutsu)"))?
+                .1;
+            return Ok(());
+        }
+        if name == "DobutsuDatabase" {
+            if value.is_empty() {
+                return Err("DobutsuDatabase needs a path".to_string());
+            }
+            self.dobutsu_database = value.to_string();
             return Ok(());
         }
         if name == "SearchAlgorithm" {
@@ -227,6 +291,16 @@ mod tests {
         assert!(o.set("ABC_Width", Some("99")).is_err());
         let width = ABC_OPTIONS.iter().position(|o| o.0 == "ABC_Width").unwrap();
         assert_eq!(o.abc[width], 6);
+        assert_eq!(o.variant, Variant::Shogi);
+        assert!(o.set("Variant", Some("Dobutsu")).is_ok());
+        assert_eq!(o.variant, Variant::Dobutsu);
+        assert!(o.set("Variant", Some("chess")).is_err());
+        assert_eq!(o.variant, Variant::Dobutsu);
+        assert_eq!(o.dobutsu_database, "dobutsu.db");
+        assert!(o.set("DobutsuDatabase", Some("/data/dobutsu shogi.db")).is_ok());
+        assert_eq!(o.dobutsu_database, "/data/dobutsu shogi.db");
+        assert!(o.set("DobutsuDatabase", Some("")).is_err());
+        assert_eq!(o.dobutsu_database, "/data/dobutsu shogi.db");
     }
 
     #[test]
@@ -265,6 +339,8 @@ mod tests {
             "BadShapeMargin",
             "ABC_Delta",
             "ABC_Width",
+            "Variant",
+            "DobutsuDatabase",
         ] {
             assert!(lines.contains(&format!("option name {name} ")), "{name}");
         }

@@ -7,6 +7,11 @@ use shogi::Move;
 
 /// One `info` line. `multipv` is printed only when several lines are asked for.
 pub fn info_line(info: &Info<Move>, show_multipv: bool) -> String {
+    info_line_with(info, show_multipv, |m| m.to_usi())
+}
+
+/// One `info` line for any game's moves, `usi` writing a move of the `pv`.
+pub fn info_line_with<M>(info: &Info<M>, show_multipv: bool, usi: impl Fn(&M) -> String) -> String {
     let score = match Score::from_value(info.score) {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
@@ -17,7 +22,7 @@ pub fn info_line(info: &Info<Move>, show_multipv: bool) -> String {
         _ => "",
     };
     let multipv = if show_multipv { format!(" multipv {}", info.multipv) } else { String::new() };
-    let pv: Vec<String> = info.pv.iter().map(|m| m.to_usi()).collect();
+    let pv: Vec<String> = info.pv.iter().map(usi).collect();
     format!(
         "info depth {} seldepth {} time {} nodes {} nps {} hashfull {} score {}{}{} pv {}",
         info.depth,

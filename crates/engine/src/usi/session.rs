@@ -1,7 +1,8 @@
 //! The USI state machine: options, the current position, and the search thread.
 
 use super::command::{excerpt, shorten, ClockFields, Command, GoParams, Start};
-use super::options::Options;
+use super::dobutsu::{self, DobutsuState};
+use super::options::{Options, Variant};
 use super::report::{bestmove_line, info_line, Answer};
 use super::{display, mate_hook, mate_probe, send, shape_time};
 use eval::shape_rule::ShapeRule;
@@ -47,6 +48,8 @@ pub struct Session {
     tables_for_mb: usize,
     /// The `SearchAlgorithm` they were made for.
     tables_for_algorithm: &'static str,
+    /// The Dobutsu game, engine and database (option `Variant` = `dobutsu`).
+    dobutsu: DobutsuState,
 }
 
 impl Default for Session {
@@ -108,6 +111,7 @@ impl Session {
             mate_stop: Arc::new(AtomicBool::new(false)),
             mate_slot: Arc::new(Mutex::new(None)),
             probe_solver: Arc::new(Mutex::new(mate::Solver::new(probe_mb))),
+            dobutsu: DobutsuState::new(),
         }
     }
 
@@ -133,7 +137,10 @@ impl Session {
             Command::IsReady => {
                 // Tables are made here, where GUIs wait, not on the game's clock.
                 if !self.search_running() {
-                    self.make_tables();
+                    match self.options.variant {
+                        Variant::Shogi => self.make_tables(),
+                        Variant::Dobutsu => self.prepare_dobutsu(),
+                    }
                 }
                 send("readyok");
             }
@@ -148,6 +155,12 @@ impl Session {
                 if let Ok(mut engine) = self.engine.lock() {
                     engine.clear();
                 }
+                self.dobutsu.clear();
+            }
+            Command::Position { start, moves } if self.options.variant == Variant::Dobutsu => {
+                if let Some(problem) = self.dobutsu.set_position(&start, &moves) {
+                    error(problem);
+                }
             }
             Command::Position { start, moves } => {
                 let (pos, problem) = build_position(&start, &moves);
@@ -156,9 +169,21 @@ impl Session {
                     Some(pos) => self.position = pos,
                     None => self.position_error = problem.clone(),
                 }
-                if let Some(problem) = problem {
+                if let Some(mut problem) = problem {
+                    if let Start::Sfen(sfen) = &start {
+                        if self.position_error.is_some()
+                            && ::dobutsu::Position::from_sfen(sfen).is_ok()
+                        {
+                            problem.push_str(
+                                " (a Dobutsu shogi SFEN: setoption name Variant value dobutsu)",
+                            );
+                        }
+                    }
                     error(problem);
                 }
+            }
+            Command::Go(params) if self.options.variant == Variant::Dobutsu => {
+                self.go_dobutsu(params)
             }
             Command::Go(params) => self.go(params),
             Command::Stop => self.finish_search(false),
@@ -166,13 +191,37 @@ impl Session {
                 for w in warnings {
                     warning(w);
                 }
-                let clock = clock_for(self.position.side_to_move(), &fields);
+                let side = match self.options.variant {
+                    Variant::Shogi => self.position.side_to_move(),
+                    Variant::Dobutsu => match self.dobutsu.game.position().side_to_move() {
+                        ::dobutsu::Color::Sente => Color::Black,
+                        ::dobutsu::Color::Gote => Color::White,
+                    },
+                };
+                let clock = clock_for(side, &fields);
                 self.signals.ponderhit(clock);
             }
             Command::GameOver(_) => self.finish_search(true),
             Command::Quit => {
                 self.finish_search(true);
                 return Flow::Quit;
+            }
+            Command::Display | Command::Moves | Command::Eval | Command::Shape
+                if self.options.variant == Variant::Dobutsu =>
+            {
+                let lines = match command {
+                    Command::Display => self.dobutsu.board(),
+                    Command::Moves => self.dobutsu.moves(),
+                    Command::Eval => {
+                        self.dobutsu.load_database(&self.options.dobutsu_database);
+                        self.dobutsu.evaluation()
+                    }
+                    _ => {
+                        error("shape is for shogi (the bad-shape checks know no Dobutsu)");
+                        return Flow::Continue;
+                    }
+                };
+                self.tell(lines);
             }
             Command::Display => self.tell(display::board(&self.position)),
             Command::Moves => self.tell(display::moves(&self.position)),
@@ -185,7 +234,11 @@ impl Session {
 
     /// Lines for a person, as `info string` (GUIs ignore them).
     fn tell(&self, lines: Vec<String>) {
-        if let Some(e) = &self.position_error {
+        let position_error = match self.options.variant {
+            Variant::Shogi => &self.position_error,
+            Variant::Dobutsu => &self.dobutsu.error,
+        };
+        if let Some(e) = position_error {
             warning(format!("no position set ({e}); showing the last good one"));
         }
         for line in lines {
@@ -343,6 +396,79 @@ impl Session {
             answered.store(true, Ordering::SeqCst);
             if !silence.load(Ordering::SeqCst) {
                 send(&bestmove_line(&answer));
+            }
+        }));
+    }
+
+    /// Reads the Dobutsu database (when its path is new) and makes the
+    /// Dobutsu engine's tables, telling the GUI what happened.
+    fn prepare_dobutsu(&mut self) {
+        if let Some(line) = self.dobutsu.load_database(&self.options.dobutsu_database) {
+            send(&format!("info string {line}"));
+        }
+        if let Err(e) = self.dobutsu.engine(&self.options) {
+            error(e);
+        }
+    }
+
+    /// `go` for Dobutsu shogi (see [`dobutsu::think`]): on the search thread,
+    /// as for shogi.
+    fn go_dobutsu(&mut self, params: GoParams) {
+        self.finish_search(false);
+        for w in &params.warnings {
+            warning(w);
+        }
+        if params.mate.is_some() {
+            error("go mate is for shogi (Dobutsu positions are solved by the database)");
+            send("checkmate notimplemented");
+            return;
+        }
+        if let Some(e) = &self.dobutsu.error {
+            error(format!("no position to search ({e})"));
+            send("bestmove resign");
+            return;
+        }
+        self.prepare_dobutsu();
+        let engine = match self.dobutsu.engine(&self.options) {
+            Ok(engine) => engine,
+            Err(e) => {
+                error(e);
+                send("bestmove resign");
+                return;
+            }
+        };
+        let game = self.dobutsu.game.clone();
+        let pos = game.position();
+        let mut among = Vec::new();
+        for text in &params.searchmoves {
+            match pos.parse_move(text) {
+                Ok(m) => among.push(m),
+                Err(e) => warning(format!("searchmoves: {} ignored: {e}", excerpt(text))),
+            }
+        }
+        let limits = dobutsu::limits_for(&game, &params, &self.options);
+        let limited = limits.depth.is_some() || limits.nodes.is_some() || limits.uses_clock();
+        self.open_ended = params.infinite || params.ponder || !limited;
+        self.signals.reset(params.ponder);
+        self.silence.store(false, Ordering::SeqCst);
+        let go = dobutsu::Go {
+            game,
+            database: self.dobutsu.database(),
+            database_path: self.options.dobutsu_database.clone(),
+            engine,
+            limits,
+            among,
+            options: self.options.clone(),
+        };
+        let signals = Arc::clone(&self.signals);
+        let silence = Arc::clone(&self.silence);
+        let answered = Arc::clone(&self.answered);
+        answered.store(false, Ordering::SeqCst);
+        self.search = Some(std::thread::spawn(move || {
+            let bestmove = dobutsu::think(go, &signals, &|line: &str| send(line));
+            answered.store(true, Ordering::SeqCst);
+            if !silence.load(Ordering::SeqCst) {
+                send(&bestmove);
             }
         }));
     }
