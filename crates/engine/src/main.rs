@@ -1,6 +1,7 @@
 //! The `kyobo` command: subcommands around the Kyobo library.
 
 mod bench_cmd;
+mod convert_cmd;
 mod dobutsu_cmd;
 mod mate_cmd;
 mod perft_cmd;
@@ -34,6 +35,9 @@ enum Command {
     /// The bad-shape checks (悪形チェック): a position's ugly moves and why, or how
     /// often each check fires on the moves of a file of games.
     Shape(shape_cmd::ShapeArgs),
+    /// Convert a game record between CSA, KIF, KI2, USI and JKF (format by
+    /// extension or content), or print its moves (`--japanese`: ▲７六歩 …).
+    Convert(convert_cmd::ConvertArgs),
     /// Dobutsu shogi (どうぶつしょうぎ): solve it (retrograde analysis), every
     /// move's exact value, or a game against the engine in the terminal.
     Dobutsu(dobutsu_cmd::DobutsuArgs),
@@ -64,6 +68,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench_cmd::run(&args),
         Some(Command::Tree(args)) => tree_cmd::run(&args),
         Some(Command::Shape(args)) => shape_cmd::run(&args),
+        Some(Command::Convert(args)) => convert_cmd::run(&args),
         Some(Command::Dobutsu(args)) => dobutsu_cmd::run(&args),
     };
     match result {

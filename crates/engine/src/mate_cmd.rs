@@ -44,6 +44,10 @@ pub struct MateArgs {
     /// Machine-readable output (one JSON object).
     #[arg(long)]
     json: bool,
+    /// Print mating lines in Japanese notation (`▲２二金 △同　玉 …`) instead of
+    /// USI moves (JSON keeps USI).
+    #[arg(long)]
+    japanese: bool,
 }
 
 /// The longest `--time-limit`: a year.
@@ -140,7 +144,7 @@ pub fn run(args: &MateArgs) -> Result<(), String> {
             note = if note.is_empty() { d.to_string() } else { format!("{d}; {note}") };
         }
         if args.verbose && !args.json {
-            let line = problem_line(&problem, &report, verdict, &note);
+            let line = problem_line(&problem, &report, verdict, &note, args.japanese);
             // A hidden bar (output not a terminal) would swallow the line.
             if bar.is_hidden() {
                 crate::print_line(&line);
@@ -159,9 +163,9 @@ pub fn run(args: &MateArgs) -> Result<(), String> {
         crate::print_line(&json(&outcomes, total, &solver));
     } else if args.sfen.is_some() {
         let o = &outcomes[0];
-        crate::print_line(&single_answer(o));
+        crate::print_line(&single_answer(o, args.japanese));
     } else {
-        crate::print_line(&summary(&outcomes, total, &solver));
+        crate::print_line(&summary(&outcomes, total, &solver, args.japanese));
     }
     Ok(())
 }
@@ -205,10 +209,15 @@ fn bound_note(report: &Report, pv: &[shogi::Move]) -> String {
     }
 }
 
-fn pv_text(report: &Report) -> String {
-    match &report.result {
-        MateResult::Mate(pv) => pv.iter().map(|m| m.to_usi()).collect::<Vec<_>>().join(" "),
-        _ => String::new(),
+/// The mating line in USI, or in Japanese notation when `japanese` and the
+/// problem's SFEN reads.
+fn pv_text(report: &Report, problem: &Problem, japanese: bool) -> String {
+    let MateResult::Mate(pv) = &report.result else {
+        return String::new();
+    };
+    match Position::from_sfen(&problem.sfen) {
+        Ok(pos) if japanese => records::japanese_line(&pos, pv, None),
+        _ => pv.iter().map(|m| m.to_usi()).collect::<Vec<_>>().join(" "),
     }
 }
 
@@ -226,7 +235,13 @@ fn defender_note(pos: &Position, report: &Report) -> Option<&'static str> {
     (report.attacker.is_some_and(|a| a != pos.side_to_move())).then_some("defender to move")
 }
 
-fn problem_line(problem: &Problem, report: &Report, verdict: Verdict, note: &str) -> String {
+fn problem_line(
+    problem: &Problem,
+    report: &Report,
+    verdict: Verdict,
+    note: &str,
+    japanese: bool,
+) -> String {
     let name = problem.name.clone().unwrap_or_else(|| format!("line {}", problem.line));
     let first = match report.first_mate() {
         Some((len, t)) => format!(" (first mate {len} at {:.3} s)", t.as_secs_f64()),
@@ -243,7 +258,7 @@ fn problem_line(problem: &Problem, report: &Report, verdict: Verdict, note: &str
         verdict.name(),
         report.elapsed.as_secs_f64(),
         report.nodes,
-        pv_text(report),
+        pv_text(report, problem, japanese),
         if note.is_empty() { String::new() } else { format!("  [{note}]") }
     )
 }
@@ -255,11 +270,11 @@ fn lengths_text(report: &Report) -> String {
     items.join(" ")
 }
 
-fn single_answer(o: &Outcome) -> String {
+fn single_answer(o: &Outcome, japanese: bool) -> String {
     let r = &o.report;
     let mut s = format!("{}\n", answer_word(r));
     if let MateResult::Mate(_) = r.result {
-        s += &format!("pv {}\n", pv_text(r));
+        s += &format!("pv {}\n", pv_text(r, &o.problem, japanese));
         s += &format!("shortest {}\n", if r.shortest_proven { "proven" } else { "not proven" });
         if let Some((len, t)) = r.first_mate() {
             s += &format!("first mate {len} after {:.3} s\n", t.as_secs_f64());
@@ -284,12 +299,15 @@ fn count(outcomes: &[Outcome], v: Verdict) -> usize {
     outcomes.iter().filter(|o| o.verdict == v).count()
 }
 
-fn summary(outcomes: &[Outcome], total: Duration, solver: &Solver) -> String {
+fn summary(outcomes: &[Outcome], total: Duration, solver: &Solver, japanese: bool) -> String {
     let solved = count(outcomes, Verdict::Shortest) + count(outcomes, Verdict::Solved);
     let nodes: u64 = outcomes.iter().map(|o| o.report.nodes).sum();
     let mut s = String::new();
     for o in outcomes.iter().filter(|o| o.verdict == Verdict::Wrong) {
-        s += &format!("wrong: {}\n", problem_line(&o.problem, &o.report, o.verdict, &o.note));
+        s += &format!(
+            "wrong: {}\n",
+            problem_line(&o.problem, &o.report, o.verdict, &o.note, japanese)
+        );
     }
     s += &format!(
         "problems {}\nsolved {solved}\nshortest {}\nwrong {}\nnomate {}\nunsolved {}\n\
@@ -325,7 +343,9 @@ fn json(outcomes: &[Outcome], total: Duration, solver: &Solver) -> String {
         .map(|o| {
             let r = &o.report;
             let (len, pv) = match &r.result {
-                MateResult::Mate(pv) => (pv.len().to_string(), json_string(&pv_text(r))),
+                MateResult::Mate(pv) => {
+                    (pv.len().to_string(), json_string(&pv_text(r, &o.problem, false)))
+                }
                 _ => ("null".into(), "null".into()),
             };
             format!(
