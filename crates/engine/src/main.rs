@@ -1,5 +1,6 @@
 //! The `kyobo` command: subcommands around the Kyobo library.
 
+mod analyse_cmd;
 mod bench_cmd;
 mod convert_cmd;
 mod dobutsu_cmd;
@@ -38,6 +39,9 @@ enum Command {
     /// Convert a game record between CSA, KIF, KI2, USI and JKF (format by
     /// extension or content), or print its moves (`--japanese`: ▲７六歩 …).
     Convert(convert_cmd::ConvertArgs),
+    /// Analyse a game record: every position searched, each move judged by the
+    /// winning chances it loses (?! ? ??), the record written back annotated.
+    Analyse(analyse_cmd::AnalyseArgs),
     /// Dobutsu shogi (どうぶつしょうぎ): solve it (retrograde analysis), every
     /// move's exact value, or a game against the engine in the terminal.
     Dobutsu(dobutsu_cmd::DobutsuArgs),
@@ -69,6 +73,7 @@ fn main() -> ExitCode {
         Some(Command::Tree(args)) => tree_cmd::run(&args),
         Some(Command::Shape(args)) => shape_cmd::run(&args),
         Some(Command::Convert(args)) => convert_cmd::run(&args),
+        Some(Command::Analyse(args)) => analyse_cmd::run(&args),
         Some(Command::Dobutsu(args)) => dobutsu_cmd::run(&args),
     };
     match result {
