@@ -3,6 +3,7 @@
 mod analyse_cmd;
 mod bench_cmd;
 mod convert_cmd;
+mod csa;
 mod dobutsu_cmd;
 mod mate_cmd;
 mod perft_cmd;
@@ -42,6 +43,9 @@ enum Command {
     /// Analyse a game record: every position searched, each move judged by the
     /// winning chances it loses (?! ? ??), the record written back annotated.
     Analyse(analyse_cmd::AnalyseArgs),
+    /// Play on a CSA server (floodgate): log in, play N games with a USI engine,
+    /// save their records. See docs/FLOODGATE.md.
+    Csa(csa::CsaArgs),
     /// Dobutsu shogi (どうぶつしょうぎ): solve it (retrograde analysis), every
     /// move's exact value, or a game against the engine in the terminal.
     Dobutsu(dobutsu_cmd::DobutsuArgs),
@@ -74,6 +78,7 @@ fn main() -> ExitCode {
         Some(Command::Shape(args)) => shape_cmd::run(&args),
         Some(Command::Convert(args)) => convert_cmd::run(&args),
         Some(Command::Analyse(args)) => analyse_cmd::run(&args),
+        Some(Command::Csa(args)) => csa::run(&args),
         Some(Command::Dobutsu(args)) => dobutsu_cmd::run(&args),
     };
     match result {

@@ -1,0 +1,1078 @@
+//! The client proper: log in, read the game summary, agree, play the game with the
+//! engine, save the record; game after game, reconnecting when the connection
+//! fails.
+
+use super::clock::{GameClock, Margin};
+use super::engine::{parse_bestmove, BestMove, EngineCommand, SearchInfo, UsiEngine};
+use super::link::{Connection, Event, Transcript};
+use super::notation::{format_move, parse_move, parse_usi_legal, sign};
+use super::record::{self, RecordEnd, RecordMove};
+use super::summary::{split_move_line, GameSummary, SummaryReader};
+use shogi::{legal_moves, Color, Declaration, EnteringKingRule, Move, Position};
+use std::collections::VecDeque;
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant, SystemTime};
+
+/// Everything the client needs to know, settled from the settings file and flags.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub host: String,
+    pub port: u16,
+    pub id: String,
+    /// The password; never written anywhere.
+    pub password: String,
+    /// A game name such as `floodgate-300-10F`, sent as `<game>,<password>` in
+    /// the password field (shogi-server's convention); `None` sends the password
+    /// alone.
+    pub game_name: Option<String>,
+    pub games: u32,
+    pub engine: EngineCommand,
+    pub usi_options: Vec<(String, String)>,
+    pub records_dir: PathBuf,
+    pub log: Option<PathBuf>,
+    /// Milliseconds always kept back from each move for the network.
+    pub margin_ms: u64,
+    /// An empty line goes to the server after this long without sending.
+    pub keepalive: Duration,
+    /// The first wait before reconnecting; doubled on each failure in a row, at
+    /// most a minute.
+    pub retry_delay: Duration,
+    /// Failures in a row (connecting, a dropped connection) before giving up.
+    pub max_retries: u32,
+    /// Send floodgate's evaluation comment (`'* <score> <pv>`) with each move.
+    pub eval_comment: bool,
+    /// How long a move may take in a game with no clock.
+    pub untimed_move_ms: u64,
+}
+
+impl Settings {
+    /// The password field of `LOGIN`.
+    pub fn login_secret(&self) -> String {
+        match (&self.game_name, self.password.is_empty()) {
+            (Some(g), true) => g.clone(),
+            (Some(g), false) => format!("{g},{}", self.password),
+            (None, _) => self.password.clone(),
+        }
+    }
+}
+
+/// Why the client stopped.
+#[derive(Debug)]
+pub enum ClientError {
+    /// The server refused the id and password; retrying would not help.
+    LoginRejected(String),
+    /// The engine could not be started or did not answer.
+    Engine(String),
+    /// The connection failed `attempts` times in a row.
+    GaveUp { attempts: u32, last: String },
+    /// A record or transcript file could not be written.
+    File(String),
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::LoginRejected(why) => write!(f, "the server rejected the login: {why}"),
+            ClientError::Engine(why) => write!(f, "engine: {why}"),
+            ClientError::GaveUp { attempts, last } => {
+                write!(f, "gave up after {attempts} failed attempts in a row; the last: {last}")
+            }
+            ClientError::File(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+/// A connection attempt that did not give a game: worth retrying.
+#[derive(Debug)]
+enum Retry {
+    Connection(String),
+    /// No game came of it (a summary refused, the opponent's `REJECT`).
+    NoGame(String),
+}
+
+/// How a game ended for us.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    Win,
+    Lose,
+    Draw,
+    /// `#CENSORED`: ended by the server without a result (max moves).
+    Censored,
+    /// `#CHUDAN`: interrupted.
+    Interrupted,
+    /// The connection dropped before a result came.
+    Disconnected,
+}
+
+impl GameResult {
+    fn word(self) -> &'static str {
+        match self {
+            GameResult::Win => "WIN",
+            GameResult::Lose => "LOSE",
+            GameResult::Draw => "DRAW",
+            GameResult::Censored => "CENSORED",
+            GameResult::Interrupted => "INTERRUPTED",
+            GameResult::Disconnected => "DISCONNECTED",
+        }
+    }
+
+    fn gameover(self) -> &'static str {
+        match self {
+            GameResult::Win => "win",
+            GameResult::Lose => "lose",
+            _ => "draw",
+        }
+    }
+}
+
+/// One game's end.
+#[derive(Clone, Debug)]
+pub struct GameOutcome {
+    pub result: GameResult,
+}
+
+/// Games, results and the failures met on the way, for the closing summary.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub games: u32,
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+    pub other: u32,
+}
+
+/// A move we sent, until the server echoes it with its time.
+struct SentMove {
+    csa: String,
+    measured_ms: u64,
+    comment: Option<String>,
+}
+
+/// The engine thinking on our move.
+struct Thinking {
+    info: SearchInfo,
+    stop_at: Instant,
+    fallback_at: Instant,
+    stop_sent: bool,
+}
+
+/// The client and its links.
+pub struct Client {
+    s: Settings,
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+    pending: VecDeque<Event>,
+    engine: Option<UsiEngine>,
+    engine_gen: u64,
+    engine_name: String,
+    /// `bestmove` lines still to come from searches whose answer no longer matters.
+    stale_bestmoves: u32,
+    conn: Option<Connection>,
+    conn_seq: u64,
+    last_sent: Instant,
+    transcript: Transcript,
+    margin: Margin,
+    pub tally: Tally,
+}
+
+/// Prints one progress line.
+fn say(line: &str) {
+    crate::print_line(line);
+}
+
+/// The wait before the `failures`-th retry in a row.
+pub fn backoff(first: Duration, failures: u32) -> Duration {
+    let factor = 1u32 << failures.saturating_sub(1).min(6);
+    (first * factor).min(Duration::from_secs(60))
+}
+
+impl Client {
+    pub fn new(s: Settings) -> Result<Client, ClientError> {
+        let file = match &s.log {
+            None => None,
+            Some(p) => {
+                Some(std::fs::OpenOptions::new().create(true).append(true).open(p).map_err(
+                    |e| ClientError::File(format!("cannot open the log {}: {e}", p.display())),
+                )?)
+            }
+        };
+        let transcript = Transcript::new(file, &s.login_secret());
+        let (tx, rx) = channel();
+        let margin = Margin::new(s.margin_ms);
+        Ok(Client {
+            s,
+            tx,
+            rx,
+            pending: VecDeque::new(),
+            engine: None,
+            engine_gen: 0,
+            engine_name: String::new(),
+            stale_bestmoves: 0,
+            conn: None,
+            conn_seq: 0,
+            last_sent: Instant::now(),
+            transcript,
+            margin,
+            tally: Tally::default(),
+        })
+    }
+
+    /// Plays the settings' number of games; `Ok` once they are played.
+    pub fn run(&mut self) -> Result<(), ClientError> {
+        self.start_engine()?;
+        let mut failures = 0u32;
+        while self.tally.games < self.s.games {
+            let number = self.tally.games + 1;
+            let attempt = self.one_connection(number);
+            self.hang_up();
+            match attempt {
+                Ok(outcome) => {
+                    let dropped = outcome.result == GameResult::Disconnected;
+                    failures = u32::from(dropped);
+                    if dropped {
+                        self.wait_before_retry(failures, "the connection dropped during the game");
+                    }
+                }
+                Err(Ok(Retry::NoGame(why))) => {
+                    failures += 1;
+                    self.check_retries(failures, &why)?;
+                    self.wait_before_retry(failures, &why);
+                }
+                Err(Ok(Retry::Connection(why))) => {
+                    failures += 1;
+                    self.check_retries(failures, &why)?;
+                    self.wait_before_retry(failures, &why);
+                }
+                Err(Err(fatal)) => {
+                    self.stop_engine();
+                    return Err(fatal);
+                }
+            }
+        }
+        let t = &self.tally;
+        say(&format!(
+            "played {} games: {} won, {} lost, {} drawn, {} without a result",
+            t.games, t.wins, t.losses, t.draws, t.other
+        ));
+        self.stop_engine();
+        Ok(())
+    }
+
+    fn check_retries(&mut self, failures: u32, why: &str) -> Result<(), ClientError> {
+        if failures > self.s.max_retries {
+            self.stop_engine();
+            return Err(ClientError::GaveUp { attempts: failures, last: why.to_string() });
+        }
+        Ok(())
+    }
+
+    fn wait_before_retry(&mut self, failures: u32, why: &str) {
+        let wait = backoff(self.s.retry_delay, failures);
+        say(&format!("{why}; connecting again in {:.1} s", wait.as_secs_f64()));
+        self.transcript.note(&format!("{why}; retry in {} ms", wait.as_millis()));
+        std::thread::sleep(wait);
+    }
+
+    fn hang_up(&mut self) {
+        if let Some(c) = self.conn.take() {
+            c.close();
+        }
+        self.pending.retain(|e| !matches!(e, Event::Server { .. } | Event::ServerClosed { .. }));
+    }
+
+    // ---- the engine ----------------------------------------------------------
+
+    fn start_engine(&mut self) -> Result<(), ClientError> {
+        self.engine_gen += 1;
+        let engine = UsiEngine::spawn(&self.s.engine, self.engine_gen, self.tx.clone())
+            .map_err(ClientError::Engine)?;
+        self.engine = Some(engine);
+        self.stale_bestmoves = 0;
+        self.engine_send("usi");
+        let mut name = String::new();
+        self.wait_engine(Duration::from_secs(20), |line| {
+            if let Some(n) = line.strip_prefix("id name ") {
+                name = n.trim().to_string();
+            }
+            line.trim() == "usiok"
+        })
+        .map_err(|e| ClientError::Engine(format!("no usiok: {e}")))?;
+        self.engine_name = if name.is_empty() { self.s.engine.program.clone() } else { name };
+        for (n, v) in self.s.usi_options.clone() {
+            self.engine_send(&format!("setoption name {n} value {v}"));
+        }
+        self.engine_ready(Duration::from_secs(120))
+            .map_err(|e| ClientError::Engine(format!("no readyok: {e}")))?;
+        say(&format!("engine: {}", self.engine_name));
+        Ok(())
+    }
+
+    fn stop_engine(&mut self) {
+        if let Some(e) = self.engine.take() {
+            e.quit();
+        }
+    }
+
+    fn engine_send(&mut self, line: &str) {
+        if let Some(e) = self.engine.as_mut() {
+            if !e.send(line) {
+                self.transcript.note("the engine no longer reads its input");
+            }
+        }
+    }
+
+    fn engine_ready(&mut self, timeout: Duration) -> Result<(), String> {
+        self.engine_send("isready");
+        self.wait_engine(timeout, |line| line.trim() == "readyok")
+    }
+
+    /// Waits for an engine line for which `done` is true; server lines that come
+    /// meanwhile are kept for later, and the keep-alive goes on.
+    fn wait_engine(
+        &mut self,
+        timeout: Duration,
+        mut done: impl FnMut(&str) -> bool,
+    ) -> Result<(), String> {
+        let deadline = Instant::now() + timeout;
+        let mut kept = VecDeque::new();
+        let result = loop {
+            let Some(event) = self.next_event(deadline) else {
+                break Err(format!("no answer within {} s", timeout.as_secs()));
+            };
+            match event {
+                Event::Engine { line, .. } => {
+                    if line.starts_with("bestmove") && self.stale_bestmoves > 0 {
+                        self.stale_bestmoves -= 1;
+                        continue;
+                    }
+                    if done(&line) {
+                        break Ok(());
+                    }
+                }
+                Event::EngineGone { .. } => {
+                    self.engine = None;
+                    break Err("the engine has stopped".to_string());
+                }
+                other => kept.push_back(other),
+            }
+        };
+        while let Some(e) = kept.pop_back() {
+            self.pending.push_front(e);
+        }
+        result
+    }
+
+    /// The next event of the current connection and engine before `deadline`,
+    /// sending keep-alive lines on the way; `None` at the deadline.
+    fn next_event(&mut self, deadline: Instant) -> Option<Event> {
+        loop {
+            if let Some(e) = self.pending.pop_front() {
+                return Some(e);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return None;
+            }
+            let keepalive_at = self.last_sent + self.s.keepalive;
+            if self.conn.is_some() && now >= keepalive_at {
+                self.send_server("");
+                continue;
+            }
+            let until = if self.conn.is_some() { deadline.min(keepalive_at) } else { deadline };
+            match self.rx.recv_timeout(until.saturating_duration_since(now)) {
+                Ok(e) => {
+                    if self.is_current(&e) {
+                        return Some(e);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return None,
+            }
+        }
+    }
+
+    fn is_current(&mut self, e: &Event) -> bool {
+        let conn = self.conn.as_ref().map(|c| c.id);
+        match e {
+            Event::Server { conn: c, line } => {
+                if Some(*c) == conn {
+                    self.transcript.received(line);
+                    true
+                } else {
+                    false
+                }
+            }
+            Event::ServerClosed { conn: c, reason } => {
+                if Some(*c) == conn {
+                    self.transcript.note(&format!("connection closed: {reason}"));
+                    true
+                } else {
+                    false
+                }
+            }
+            Event::Engine { gen, .. } | Event::EngineGone { gen } => *gen == self.engine_gen,
+        }
+    }
+
+    // ---- the server ----------------------------------------------------------
+
+    fn send_server(&mut self, line: &str) -> bool {
+        self.last_sent = Instant::now();
+        let Some(conn) = self.conn.as_mut() else { return false };
+        self.transcript.sent(line);
+        match conn.send(line) {
+            Ok(()) => true,
+            Err(e) => {
+                self.transcript.note(&format!("send failed: {e}"));
+                false
+            }
+        }
+    }
+
+    /// Connects, logs in, waits for a game, plays it and logs out.
+    fn one_connection(&mut self, number: u32) -> Result<GameOutcome, Result<Retry, ClientError>> {
+        self.conn_seq += 1;
+        let conn = Connection::open(
+            &self.s.host,
+            self.s.port,
+            Duration::from_secs(10),
+            self.conn_seq,
+            self.tx.clone(),
+        )
+        .map_err(|e| {
+            Ok(Retry::Connection(format!("cannot connect to {}:{}: {e}", self.s.host, self.s.port)))
+        })?;
+        self.transcript.note(&format!("connected to {}:{}", self.s.host, self.s.port));
+        self.conn = Some(conn);
+        self.login()?;
+        let summary = self.await_summary()?;
+        // A new game for the engine: its tables cleared on the way.
+        if self.engine.is_none() {
+            self.start_engine().map_err(Err)?;
+        }
+        self.engine_send("usinewgame");
+        if let Err(e) = self.engine_ready(Duration::from_secs(120)) {
+            self.send_server("REJECT");
+            return Err(Err(ClientError::Engine(format!("no readyok before the game: {e}"))));
+        }
+        self.send_server(&format!("AGREE {}", summary.game_id));
+        self.await_start(&summary)?;
+        let outcome = self.play(number, &summary).map_err(Err)?;
+        self.send_server("LOGOUT");
+        Ok(outcome)
+    }
+
+    fn login(&mut self) -> Result<(), Result<Retry, ClientError>> {
+        let line = format!("LOGIN {} {}", self.s.id, self.s.login_secret());
+        self.send_server(&line);
+        say(&format!("login as {} at {}:{}", self.s.id, self.s.host, self.s.port));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let ok = format!("LOGIN:{} OK", self.s.id);
+        loop {
+            match self.next_event(deadline) {
+                None => {
+                    return Err(Ok(Retry::Connection("no answer to LOGIN within 60 s".to_string())))
+                }
+                Some(Event::Server { line, .. }) => {
+                    let line = line.trim_end();
+                    if line == ok || (line.starts_with("LOGIN:") && line.ends_with(" OK")) {
+                        return Ok(());
+                    }
+                    if line.starts_with("LOGIN:incorrect") {
+                        // The server may say why on the next line before closing.
+                        let why = self.read_rest(Duration::from_millis(500));
+                        let detail = if why.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({})", why.join("; "))
+                        };
+                        return Err(Err(ClientError::LoginRejected(format!(
+                            "LOGIN:incorrect for id '{}'{detail}",
+                            self.s.id
+                        ))));
+                    }
+                }
+                Some(Event::ServerClosed { reason, .. }) => {
+                    return Err(Ok(Retry::Connection(format!(
+                        "connection closed before the login was answered: {reason}"
+                    ))))
+                }
+                Some(Event::EngineGone { .. }) => self.engine = None,
+                Some(Event::Engine { .. }) => {}
+            }
+        }
+    }
+
+    /// Server lines that arrive within `window` (after a refusal).
+    fn read_rest(&mut self, window: Duration) -> Vec<String> {
+        let deadline = Instant::now() + window;
+        let mut lines = Vec::new();
+        while let Some(e) = self.next_event(deadline) {
+            match e {
+                Event::Server { line, .. } if !line.trim().is_empty() => {
+                    lines.push(self.transcript.redact(&line))
+                }
+                Event::ServerClosed { .. } => break,
+                _ => {}
+            }
+        }
+        lines
+    }
+
+    fn await_summary(&mut self) -> Result<GameSummary, Result<Retry, ClientError>> {
+        let mut reader: Option<SummaryReader> = None;
+        loop {
+            let Some(event) = self.next_event(Instant::now() + Duration::from_secs(3600)) else {
+                continue;
+            };
+            match event {
+                Event::Server { line, .. } => {
+                    let finished = match reader.as_mut() {
+                        Some(r) => r.line(&line),
+                        None => {
+                            if line.trim_end() == "BEGIN Game_Summary" {
+                                reader = Some(SummaryReader::default());
+                            }
+                            false
+                        }
+                    };
+                    match if finished { reader.take().map(SummaryReader::finish) } else { None } {
+                        Some(Ok(s)) => return Ok(s),
+                        Some(Err(e)) => {
+                            say(&format!("refusing the game: {e}"));
+                            self.send_server("REJECT");
+                            return Err(Ok(Retry::NoGame(format!("game refused: {e}"))));
+                        }
+                        None => {}
+                    }
+                }
+                Event::ServerClosed { reason, .. } => {
+                    return Err(Ok(Retry::Connection(format!(
+                        "connection closed while waiting for a game: {reason}"
+                    ))))
+                }
+                Event::EngineGone { .. } => self.engine = None,
+                Event::Engine { line, .. } => {
+                    if line.starts_with("bestmove") && self.stale_bestmoves > 0 {
+                        self.stale_bestmoves -= 1;
+                    }
+                }
+            }
+        }
+    }
+
+    fn await_start(&mut self, summary: &GameSummary) -> Result<(), Result<Retry, ClientError>> {
+        loop {
+            let Some(event) = self.next_event(Instant::now() + Duration::from_secs(3600)) else {
+                continue;
+            };
+            match event {
+                Event::Server { line, .. } => {
+                    let line = line.trim_end();
+                    if line.starts_with("START:") {
+                        return Ok(());
+                    }
+                    if line.starts_with("REJECT:") {
+                        say(&format!("game {} rejected: {line}", summary.game_id));
+                        return Err(Ok(Retry::NoGame(format!("the game was rejected ({line})"))));
+                    }
+                }
+                Event::ServerClosed { reason, .. } => {
+                    return Err(Ok(Retry::Connection(format!(
+                        "connection closed before the game started: {reason}"
+                    ))))
+                }
+                Event::EngineGone { .. } => self.engine = None,
+                Event::Engine { .. } => {}
+            }
+        }
+    }
+
+    // ---- the game ------------------------------------------------------------
+
+    /// Plays a game from `START` to its result; `Err` only for a record that cannot
+    /// be written.
+    fn play(&mut self, number: u32, summary: &GameSummary) -> Result<GameOutcome, ClientError> {
+        let me = summary.my_color;
+        let start_time = SystemTime::now();
+        let mut game = Game::new(summary);
+        say(&format!(
+            "game {number}/{}: {} — {} (+) vs {} (-), we play {}, {}{}",
+            self.s.games,
+            summary.game_id,
+            summary.names[0],
+            summary.names[1],
+            sign(me),
+            summary.time[me.index()].describe(),
+            if summary.moves.is_empty() {
+                String::new()
+            } else {
+                format!(", from move {}", summary.moves.len() + 1)
+            }
+        ));
+        let mut turn_start = Instant::now();
+        let mut thinking: Option<Thinking> = None;
+        let mut sent: Option<SentMove> = None;
+        let mut special: Option<String> = None;
+        let mut reasons: Vec<String> = Vec::new();
+        let result = loop {
+            if thinking.is_none() && sent.is_none() && !game.desync && game.pos.side_to_move() == me
+            {
+                match self.start_thinking(&game, turn_start) {
+                    Ok(t) => thinking = Some(t),
+                    Err(line) => {
+                        // No engine or no legal move: resign.
+                        self.send_server(&line);
+                        sent = Some(SentMove { csa: line, measured_ms: 0, comment: None });
+                    }
+                }
+            }
+            let deadline = match &thinking {
+                Some(t) if !t.stop_sent => t.stop_at,
+                Some(t) => t.fallback_at,
+                None => Instant::now() + Duration::from_secs(3600),
+            };
+            let Some(event) = self.next_event(deadline) else {
+                // A deadline passed while the engine thinks.
+                if let Some(t) = thinking.as_mut() {
+                    if !t.stop_sent {
+                        t.stop_sent = true;
+                        self.transcript.note("engine late: stop");
+                        self.engine_send("stop");
+                    } else {
+                        let info = t.info.clone();
+                        thinking = None;
+                        self.stale_bestmoves += 1;
+                        self.transcript.note("engine too late: playing a fallback move");
+                        sent = Some(self.send_fallback(&game, &info, turn_start));
+                    }
+                }
+                continue;
+            };
+            match event {
+                Event::Engine { line, .. } => {
+                    if line.starts_with("bestmove") && self.stale_bestmoves > 0 {
+                        self.stale_bestmoves -= 1;
+                        continue;
+                    }
+                    let Some(t) = thinking.as_mut() else { continue };
+                    t.info.update(&line);
+                    if let Some(best) = parse_bestmove(&line) {
+                        let info = t.info.clone();
+                        thinking = None;
+                        sent = Some(self.answer(&game, best, &info, turn_start));
+                    }
+                }
+                Event::EngineGone { .. } => {
+                    self.engine = None;
+                    say("the engine has stopped");
+                    if thinking.take().is_some() {
+                        self.send_server("%TORYO");
+                        sent = Some(SentMove {
+                            csa: "%TORYO".to_string(),
+                            measured_ms: 0,
+                            comment: None,
+                        });
+                    }
+                }
+                Event::ServerClosed { reason, .. } => {
+                    say(&format!("connection lost during the game: {reason}"));
+                    break GameResult::Disconnected;
+                }
+                Event::Server { line, .. } => {
+                    let line = line.trim_end().to_string();
+                    if line.is_empty() {
+                        continue;
+                    }
+                    if line.starts_with('+') || line.starts_with('-') {
+                        let (text, time) = split_move_line(&line);
+                        let mover = if line.starts_with('+') { Color::Black } else { Color::White };
+                        let ours = mover == me;
+                        let mut comment = None;
+                        let mut measured = None;
+                        if ours {
+                            match sent.take() {
+                                Some(s) if s.csa == text => {
+                                    comment = s.comment;
+                                    measured = Some(s.measured_ms);
+                                }
+                                Some(s) => {
+                                    self.transcript
+                                        .note(&format!("server reports {text} for our {}", s.csa));
+                                }
+                                None => self
+                                    .transcript
+                                    .note(&format!("server reports {text}, which we did not send")),
+                            }
+                        }
+                        match game.apply(text, time, comment) {
+                            Ok(()) => {
+                                let t = time.unwrap_or(0);
+                                if ours {
+                                    if let Some(ms) = measured {
+                                        self.margin.observe(&summary.time[me.index()], ms, t);
+                                    }
+                                } else {
+                                    turn_start = Instant::now();
+                                }
+                                self.print_move(number, &game, text, time, ours);
+                            }
+                            Err(e) => {
+                                say(&format!(
+                                    "cannot follow the game: {e}; waiting for the result"
+                                ));
+                                self.transcript.note(&format!("desync: {e}"));
+                                game.desync = true;
+                            }
+                        }
+                        continue;
+                    }
+                    if line.starts_with('%') {
+                        special = Some(line.clone());
+                        continue;
+                    }
+                    match line.as_str() {
+                        "#WIN" => break GameResult::Win,
+                        "#LOSE" => break GameResult::Lose,
+                        "#DRAW" => break GameResult::Draw,
+                        "#CENSORED" => break GameResult::Censored,
+                        "#CHUDAN" => {
+                            reasons.push(line.clone());
+                            break GameResult::Interrupted;
+                        }
+                        l if is_reason(l) => reasons.push(line.clone()),
+                        _ => self.transcript.note(&format!("ignored: {line}")),
+                    }
+                }
+            }
+        };
+        if thinking.is_some() {
+            self.engine_send("stop");
+            self.stale_bestmoves += 1;
+        }
+        self.engine_send(&format!("gameover {}", result.gameover()));
+        let end_time = SystemTime::now();
+        let last = RecordEnd {
+            special: record_special(special.as_deref(), &reasons, result),
+            result: format!(
+                "result: {} for {} ({}){}",
+                result.word(),
+                self.s.id,
+                sign(me),
+                if reasons.is_empty() { String::new() } else { format!(" {}", reasons.join(" ")) }
+            ),
+        };
+        std::fs::create_dir_all(&self.s.records_dir).map_err(|e| {
+            ClientError::File(format!("cannot make {}: {e}", self.s.records_dir.display()))
+        })?;
+        let path = record::path_for(&self.s.records_dir, &summary.game_id);
+        let text = record::render(summary, &game.record, start_time, end_time, &last);
+        std::fs::write(&path, text)
+            .map_err(|e| ClientError::File(format!("cannot write {}: {e}", path.display())))?;
+        self.tally.games += 1;
+        match result {
+            GameResult::Win => self.tally.wins += 1,
+            GameResult::Lose => self.tally.losses += 1,
+            GameResult::Draw => self.tally.draws += 1,
+            _ => self.tally.other += 1,
+        }
+        say(&format!(
+            "game {number}/{} over: {} {} after {} moves; time left + {:.0} s, - {:.0} s; record {}",
+            self.s.games,
+            result.word(),
+            reasons.join(" "),
+            game.record.len(),
+            game.clock.remaining_ms(Color::Black) as f64 / 1000.0,
+            game.clock.remaining_ms(Color::White) as f64 / 1000.0,
+            path.display()
+        ));
+        Ok(GameOutcome { result })
+    }
+
+    fn print_move(&self, number: u32, game: &Game, text: &str, time: Option<u64>, ours: bool) {
+        let t = time.map_or("T?".to_string(), |t| format!("T{t}"));
+        let eval = match (ours, game.record.last().and_then(|m| m.comment.as_ref())) {
+            (true, Some(c)) => {
+                format!("  {}", c.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+            }
+            _ => String::new(),
+        };
+        say(&format!(
+            "[{number}] {:3} {text} {t:<5} clock + {:.1} s  - {:.1} s{}{eval}",
+            game.record.len(),
+            game.clock.remaining_ms(Color::Black) as f64 / 1000.0,
+            game.clock.remaining_ms(Color::White) as f64 / 1000.0,
+            if ours {
+                format!("  margin {:.2} s", self.margin.total_ms() as f64 / 1000.0)
+            } else {
+                String::new()
+            },
+        ));
+    }
+
+    /// Sends `position` and `go` for our move; the line to send instead when the
+    /// engine cannot be asked (`%TORYO`).
+    fn start_thinking(&mut self, game: &Game, turn_start: Instant) -> Result<Thinking, String> {
+        if self.engine.is_none() || legal_moves(&game.pos).is_empty() {
+            return Err("%TORYO".to_string());
+        }
+        let me = game.pos.side_to_move();
+        let margin = self.margin.total_ms();
+        let position = game.usi_position();
+        let (go, allowance) = if game.clock.is_timed(me) {
+            let (b, w, byo, binc, winc) = game.clock.go_times(me, margin);
+            let mut go = format!("go btime {b} wtime {w}");
+            if byo > 0 || (binc == 0 && winc == 0) {
+                go.push_str(&format!(" byoyomi {byo}"));
+            }
+            if binc > 0 || winc > 0 {
+                go.push_str(&format!(" binc {binc} winc {winc}"));
+            }
+            (go, game.clock.allowance_ms(me))
+        } else {
+            let ms = self.s.untimed_move_ms;
+            (format!("go btime 0 wtime 0 byoyomi {ms}"), ms + margin)
+        };
+        self.engine_send(&position);
+        self.engine_send(&go);
+        let allowance = Duration::from_millis(allowance);
+        let m = Duration::from_millis(margin);
+        Ok(Thinking {
+            info: SearchInfo::default(),
+            stop_at: turn_start + allowance.saturating_sub(m / 2),
+            fallback_at: turn_start + allowance.saturating_sub(m / 4),
+            stop_sent: false,
+        })
+    }
+
+    /// Sends the engine's answer: the move, `%TORYO` or `%KACHI`. A move that is
+    /// not legal, or a declaration that does not win, is replaced by a legal move.
+    fn answer(
+        &mut self,
+        game: &Game,
+        best: BestMove,
+        info: &SearchInfo,
+        turn_start: Instant,
+    ) -> SentMove {
+        let measured_ms = turn_start.elapsed().as_millis() as u64;
+        match best {
+            BestMove::Resign => {
+                self.send_server("%TORYO");
+                SentMove { csa: "%TORYO".to_string(), measured_ms, comment: None }
+            }
+            BestMove::Win => {
+                let wins = [EnteringKingRule::Point27, EnteringKingRule::Point24]
+                    .iter()
+                    .any(|&r| game.pos.declaration(r) == Some(Declaration::Win));
+                if wins {
+                    self.send_server("%KACHI");
+                    SentMove { csa: "%KACHI".to_string(), measured_ms, comment: None }
+                } else {
+                    say("the engine declared a win that the position does not give; playing a move instead");
+                    self.send_fallback(game, info, turn_start)
+                }
+            }
+            BestMove::Move(usi) => match parse_usi_legal(&game.pos, &usi) {
+                Some(m) => self.send_move(game, m, info, measured_ms),
+                None => {
+                    say(&format!("the engine's move {usi} is not legal here; playing another"));
+                    self.send_fallback(game, info, turn_start)
+                }
+            },
+        }
+    }
+
+    /// A legal move when the engine's answer cannot be used: the first move of its
+    /// last line if legal, else the first legal move, else `%TORYO`.
+    fn send_fallback(&mut self, game: &Game, info: &SearchInfo, turn_start: Instant) -> SentMove {
+        let measured_ms = turn_start.elapsed().as_millis() as u64;
+        let from_pv = info.pv.first().and_then(|u| parse_usi_legal(&game.pos, u));
+        match from_pv.or_else(|| legal_moves(&game.pos).iter().next().copied()) {
+            Some(m) => self.send_move(game, m, &SearchInfo::default(), measured_ms),
+            None => {
+                self.send_server("%TORYO");
+                SentMove { csa: "%TORYO".to_string(), measured_ms, comment: None }
+            }
+        }
+    }
+
+    fn send_move(&mut self, game: &Game, m: Move, info: &SearchInfo, measured_ms: u64) -> SentMove {
+        let csa = format_move(&game.pos, m);
+        let comment = if self.s.eval_comment { eval_comment(&game.pos, m, info) } else { None };
+        match &comment {
+            Some(c) => self.send_server(&format!("{csa},'{c}")),
+            None => self.send_server(&csa),
+        };
+        SentMove { csa, measured_ms, comment }
+    }
+}
+
+/// Floodgate's evaluation comment for our move `m` in `pos`: `* <score> <pv>`,
+/// the score in centipawns from Black's side, the line after `m` in CSA
+/// notation (as far as it is legal). `None` when the engine gave no score.
+pub fn eval_comment(pos: &Position, m: Move, info: &SearchInfo) -> Option<String> {
+    let score = info.score?;
+    let black_score = if pos.side_to_move() == Color::Black { score } else { -score };
+    let mut text = format!("* {black_score}");
+    if info.pv.first().map(String::as_str) == Some(m.to_usi().as_str()) {
+        let mut p = pos.clone();
+        p.do_move(m);
+        for usi in info.pv.iter().skip(1) {
+            let Some(next) = parse_usi_legal(&p, usi) else { break };
+            text.push(' ');
+            text.push_str(&format_move(&p, next));
+            p.do_move(next);
+        }
+    }
+    Some(text)
+}
+
+/// A result line's reason (`#RESIGN`, `#TIME_UP`, …): `#` and capitals; `##[…]`
+/// lines are the server's chat and notices.
+fn is_reason(line: &str) -> bool {
+    line.strip_prefix('#')
+        .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'))
+}
+
+/// The special move closing the record: what the server sent (`%TORYO`,
+/// `%KACHI`) or what the reason line names.
+fn record_special(special: Option<&str>, reasons: &[String], result: GameResult) -> Option<String> {
+    if let Some(s) = special {
+        return Some(s.to_string());
+    }
+    let named = reasons.iter().find_map(|r| match r.as_str() {
+        "#RESIGN" => Some("%TORYO"),
+        "#TIME_UP" => Some("%TIME_UP"),
+        "#SENNICHITE" => Some("%SENNICHITE"),
+        "#OUTE_SENNICHITE" => Some("%OUTE_SENNICHITE"),
+        "#ILLEGAL_MOVE" => Some("%ILLEGAL_MOVE"),
+        "#JISHOGI" => Some("%KACHI"),
+        "#MAX_MOVES" => Some("%MAX_MOVES"),
+        "#CHUDAN" => Some("%CHUDAN"),
+        _ => None,
+    });
+    match (named, result) {
+        (Some(s), _) => Some(s.to_string()),
+        (None, GameResult::Disconnected) => Some("%CHUDAN".to_string()),
+        _ => None,
+    }
+}
+
+/// The game as it stands: the position, the moves with their times, the clock.
+struct Game {
+    initial_sfen: String,
+    usi_moves: Vec<String>,
+    pos: Position,
+    clock: GameClock,
+    record: Vec<RecordMove>,
+    /// A server move we could not read: we no longer know the position, so we
+    /// send nothing until the result.
+    desync: bool,
+}
+
+impl Game {
+    fn new(summary: &GameSummary) -> Game {
+        let mut game = Game {
+            initial_sfen: summary.initial.to_sfen(),
+            usi_moves: Vec::new(),
+            pos: summary.initial.clone(),
+            clock: GameClock::new(summary.time),
+            record: Vec::new(),
+            desync: false,
+        };
+        for m in &summary.moves {
+            let mover = game.pos.side_to_move();
+            if let Some(t) = m.time {
+                game.clock.charge(mover, t);
+            }
+            game.usi_moves.push(m.mv.to_usi());
+            game.pos.do_move(m.mv);
+            game.record.push(RecordMove { csa: m.csa.clone(), time: m.time, comment: None });
+        }
+        game
+    }
+
+    /// Plays a move the server reported.
+    fn apply(
+        &mut self,
+        text: &str,
+        time: Option<u64>,
+        comment: Option<String>,
+    ) -> Result<(), String> {
+        if self.desync {
+            return Err("lost track of the position earlier".to_string());
+        }
+        let m = parse_move(&self.pos, text).map_err(|e| e.to_string())?;
+        let mover = self.pos.side_to_move();
+        self.clock.charge(mover, time.unwrap_or(0));
+        self.usi_moves.push(m.to_usi());
+        self.pos.do_move(m);
+        self.record.push(RecordMove { csa: text.to_string(), time, comment });
+        Ok(())
+    }
+
+    fn usi_position(&self) -> String {
+        if self.usi_moves.is_empty() {
+            format!("position sfen {}", self.initial_sfen)
+        } else {
+            format!("position sfen {} moves {}", self.initial_sfen, self.usi_moves.join(" "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_up_to_a_minute() {
+        let d = Duration::from_secs(2);
+        assert_eq!(backoff(d, 1), Duration::from_secs(2));
+        assert_eq!(backoff(d, 2), Duration::from_secs(4));
+        assert_eq!(backoff(d, 4), Duration::from_secs(16));
+        assert_eq!(backoff(d, 30), Duration::from_secs(60));
+    }
+
+    #[test]
+    fn evaluation_comments_are_from_blacks_side_with_the_line_after_the_move() {
+        shogi::attacks::init();
+        let mut pos = Position::startpos();
+        let m = parse_usi_legal(&pos, "7g7f").unwrap();
+        let info = SearchInfo {
+            depth: Some(5),
+            score: Some(30),
+            pv: vec!["7g7f".into(), "3c3d".into(), "2g2f".into(), "xx".into()],
+        };
+        assert_eq!(eval_comment(&pos, m, &info).as_deref(), Some("* 30 -3334FU +2726FU"));
+        pos.do_move(m);
+        let reply = parse_usi_legal(&pos, "3c3d").unwrap();
+        let info = SearchInfo { depth: Some(5), score: Some(-50), pv: vec!["8c8d".into()] };
+        assert_eq!(eval_comment(&pos, reply, &info).as_deref(), Some("* 50"));
+        assert_eq!(eval_comment(&pos, reply, &SearchInfo::default()), None);
+    }
+
+    #[test]
+    fn reasons_are_told_from_notices() {
+        assert!(is_reason("#RESIGN") && is_reason("#OUTE_SENNICHITE"));
+        assert!(!is_reason("##[MONITOR] x") && !is_reason("#") && !is_reason("#win"));
+    }
+
+    #[test]
+    fn the_record_ends_with_the_special_move() {
+        assert_eq!(record_special(Some("%TORYO"), &[], GameResult::Win).as_deref(), Some("%TORYO"));
+        assert_eq!(
+            record_special(None, &["#TIME_UP".into()], GameResult::Lose).as_deref(),
+            Some("%TIME_UP")
+        );
+        assert_eq!(
+            record_special(None, &["#MAX_MOVES".into()], GameResult::Censored).as_deref(),
+            Some("%MAX_MOVES")
+        );
+        assert_eq!(record_special(None, &[], GameResult::Disconnected).as_deref(), Some("%CHUDAN"));
+        assert_eq!(record_special(None, &[], GameResult::Draw), None);
+    }
+}
