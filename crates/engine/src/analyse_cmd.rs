@@ -27,6 +27,8 @@
 //! and KI2, in USI elsewhere). Each position is searched with the game's moves
 //! before it (repetitions count).
 
+mod report;
+
 use clap::Args;
 use eval::ShogiGame;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -74,6 +76,11 @@ pub struct AnalyseArgs {
     /// Print moves in Japanese notation (`▲７六歩`) instead of USI.
     #[arg(long)]
     japanese: bool,
+    /// Write the HTML report here: the evaluation graph, each side's accuracy,
+    /// the critical moments as board diagrams, every move's judgement (one
+    /// self-contained file).
+    #[arg(long)]
+    html: Option<PathBuf>,
 }
 
 /// The winning chances (0 to 1) of the side whose score this is.
@@ -200,6 +207,20 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
     }
     bar.finish_and_clear();
     report(&record, &moves, &judgements, args.japanese);
+    if let Some(path) = &args.html {
+        let settings = format!(
+            "Kyobo {}: {}, {} thread(s), MultiPV {}",
+            env!("CARGO_PKG_VERSION"),
+            match args.movetime {
+                Some(ms) => format!("{ms} ms a position"),
+                None => format!("depth {}", args.depth.unwrap_or(10)),
+            },
+            args.threads,
+            args.multipv
+        );
+        let page = report::html(&record, &moves, &judgements, &settings);
+        std::fs::write(path, page).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     if let Some(out) = &args.out {
         let japanese = matches!(
             out.extension().and_then(|e| e.to_str()).and_then(Format::from_extension),

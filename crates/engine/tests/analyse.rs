@@ -1,6 +1,6 @@
 //! `kyobo analyse` on games decided by one blunder: the bishop left where a pawn
 //! takes it (▲４四角?? on move 3) must be the move marked `??`, and the record
-//! written back carries the judgement as the move's comment; in a match game with a
+//! written back and the HTML report carry the judgement; in a match game with a
 //! rook or bishop left en prise from move 41 on, that move must be the only one
 //! marked `??`.
 
@@ -14,9 +14,12 @@ fn the_blunder_is_marked() {
     std::fs::write(&game, "position startpos moves 7g7f 3c3d 8h4d 4c4d 2g2f 8c8d 2f2e 8d8e\n")
         .expect("written");
     let out = dir.join("blunder.kifu");
+    let html = dir.join("blunder.html");
     let run = Command::new(env!("CARGO_BIN_EXE_kyobo"))
         .args(["analyse", "--depth", "4", "--japanese", "--out"])
         .arg(&out)
+        .arg("--html")
+        .arg(&html)
         .arg(&game)
         .output()
         .expect("kyobo runs");
@@ -31,6 +34,8 @@ fn the_blunder_is_marked() {
     let third = record.moves[2].comments.join(" ");
     assert!(third.contains("??") && third.contains("best"), "{third}");
     assert!(record.moves.iter().all(|m| m.comments.iter().any(|c| c.starts_with("kyobo "))));
+    let page = std::fs::read_to_string(&html).expect("the HTML report");
+    assert!(page.contains("<svg class=\"board\"") && page.contains("3 ▲４四角??"), "{page}");
 }
 
 /// A match game from the records crate's fixtures (Kyobo against GPS Shogi at a
