@@ -92,7 +92,15 @@ impl TimePlan {
         // The clock's edge: USI adds the increment after the move, so only the main
         // time and the byoyomi can be spent now.
         let on_clock = remaining + byoyomi;
-        let safety = opts.network_delay2_ms.min(on_clock / 2);
+        // With an increment and no byoyomi the clock can stay near one increment
+        // for many moves, and a move that overruns its stop (a loaded machine) has
+        // only the lag's margin: a fifth of the clock is kept back as well.
+        let kept_back = if byoyomi == 0 && inc > 0 {
+            opts.network_delay2_ms.max(on_clock / 5)
+        } else {
+            opts.network_delay2_ms
+        };
+        let safety = kept_back.min(on_clock / 2);
         let hard = on_clock - safety;
         let moves_possible = (LONGEST_GAME_PLY.saturating_sub(u64::from(game_ply)) / 2).max(20);
         let uncovered = OVERHEAD_PER_MOVE_MS.saturating_sub(byoyomi + inc);
@@ -200,6 +208,14 @@ mod tests {
         assert_eq!(plan(300, 0, 1_000), (150, 150));
         // 5 minutes + 10 s (floodgate): 300 000 / 55 + 7500 - 100; 40 s at most.
         assert_eq!(plan(300_000, 0, 10_000), (12_854, 40_000));
+        // Near one increment on the clock a fifth of it is kept back: 1 239 ms
+        // (a 2 s + 1 s game's closest call) allows 992 ms, not 1 139.
+        let d = TimeOptions::default();
+        assert_eq!(plan_at(1_239, 0, 1_000, &d, 30), (772, 992));
+        for remaining in [200u64, 1_000, 1_500, 3_000] {
+            let (_, max) = plan_at(remaining, 0, 1_000, &d, 30);
+            assert!(max <= remaining - remaining / 5, "{remaining}: {max}");
+        }
     }
 
     #[test]
