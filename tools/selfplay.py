@@ -168,7 +168,9 @@ def main():
         kind = result.split(" (")[0].split(":")[0]
         with lock:
             endings[kind] = endings.get(kind, 0) + 1
-        print(f"game {g + 1}: {result}", flush=True)
+            closest = stats["closest"][0]
+        print(f"game {g + 1}: {result} (moves so far {stats['moves']}, closest call so far {closest:.0f} ms)",
+              flush=True)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
         list(pool.map(one, range(a.games)))
