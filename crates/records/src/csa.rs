@@ -375,6 +375,11 @@ impl Reader {
         }
         if let Some(rest) = line.strip_prefix('$') {
             let (key, value) = rest.split_once(':').ok_or_else(syntax)?;
+            // Keys are names (`EVENT`, `START_TIME`, a KIF key): none is empty or
+            // holds a control character or a BOM, which no writer could keep.
+            if key.is_empty() || key.chars().any(|c| c.is_control() || c == '\u{feff}') {
+                return Err(syntax());
+            }
             self.record.headers.push((HeaderKey::from_csa(key), value.to_string()));
             return Ok(());
         }

@@ -103,7 +103,7 @@ fn read(text: &str, dialect: Dialect) -> ReadResult {
 
 impl Reader {
     fn line(&mut self, line_no: usize, line: &str) -> Result<(), ErrorKind> {
-        let trimmed = line.trim_start_matches([' ', '　', '\t']);
+        let trimmed = line.trim_start();
         if trimmed.is_empty() || trimmed.starts_with('#') {
             return Ok(());
         }
@@ -177,9 +177,14 @@ impl Reader {
             return Err(ErrorKind::Syntax(line.to_string()));
         };
         let (key, value) = (key.trim(), value.trim());
-        // A key that the other dialect would take for a move could not be written
-        // back as a header: neither dialect reads it as one.
-        if key.is_empty() || is_kif_move_line(line) || is_ki2_move_line(line) {
+        // A key that the other dialect would take for a move, or with a control
+        // character (which writers turn into a space) or a BOM, could not be
+        // written back as the same header: neither dialect reads it as one.
+        if key.is_empty()
+            || key.chars().any(|c| c.is_control() || c == '\u{feff}')
+            || is_kif_move_line(key)
+            || is_ki2_move_line(key)
+        {
             return Err(ErrorKind::Syntax(line.to_string()));
         }
         if key == "手合割" {
