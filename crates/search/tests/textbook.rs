@@ -127,6 +127,76 @@ fn a_narrow_root_window_cuts_more() {
     assert!(pruned.len() > full.len(), "{pruned:?} vs {full:?}");
 }
 
+/// The cuts that prune something, as (node, kind, pruned children).
+fn pruning_cuts(events: &[TraceEvent<TreeMove>]) -> Vec<(String, CutKind, Vec<String>)> {
+    cuts(events).into_iter().filter(|c| !c.2.is_empty()).collect()
+}
+
+fn cut(node: &str, kind: CutKind, pruned: &[&str]) -> (String, CutKind, Vec<String>) {
+    (node.to_string(), kind, pruned.iter().map(|p| p.to_string()).collect())
+}
+
+/// Exercise 13's questions (2), (5) and (6) on the exercise tree, worked by hand
+/// with the seed's fail-hard negamax (`m` starts at alpha; a cut when `m >= beta`).
+#[test]
+fn exercise_13_questions_answered() {
+    let tree = TreeGame::parse(EXERCISE).unwrap();
+
+    // (2) negamax(-inf, +inf): the windows each node is called with, from its own
+    // side. B returns -5 (E = 5), so F is called with (-inf, 5) and M with (-5, +inf);
+    // C and D with (-inf, -5), G (under C) with (5, +inf).
+    let mut trace = Vec::new();
+    negamax(&tree, 3, -INFINITE, INFINITE, &mut trace);
+    assert_eq!(window_at(&trace, "C"), Some((-INFINITE, -5)));
+    assert_eq!(window_at(&trace, "D"), Some((-INFINITE, -5)));
+    assert_eq!(window_at(&trace, "G"), Some((5, INFINITE)));
+    assert_eq!(window_at(&trace, "M"), Some((-5, INFINITE)));
+
+    // (5) negamax(4, 6): E = 5 inside the window; F cut at M = 6 >= 5 (N); G
+    // returns its alpha 5, so C is cut at once (H, with Q and R); I cut at S = 8 >= 6
+    // (T, which the full window searched); J at U = 9 >= 6 (V); the root fails high
+    // with its beta 6.
+    let mut trace = Vec::new();
+    let out = negamax(&tree, 3, 4, 6, &mut trace);
+    assert_eq!(out.value, 6);
+    assert_eq!(
+        pruning_cuts(&trace),
+        vec![
+            cut("F", CutKind::Beta, &["N"]),
+            cut("C", CutKind::Alpha, &["H"]),
+            cut("I", CutKind::Beta, &["T"]),
+            cut("J", CutKind::Beta, &["V"]),
+        ]
+    );
+
+    // (6) B, C and D each searched on its own with the full window (one thread
+    // each), the leaves from the side to move there (negated): B keeps its cut of N
+    // and D its cut of V, but C no longer knows A's 5 from B and searches H whole.
+    // A takes the largest of -B, -C, -D: 8 by D, as the sequential search.
+    let subtrees = [
+        ("B(E(K:-3 L:-5) F(M:-6 N:-9))", -5, vec![cut("F", CutKind::Beta, &["N"])]),
+        ("C(G(O:-1 P:-2) H(Q:0 R:1))", 0, vec![]),
+        ("D(I(S:-8 T:-4) J(U:-9 V:-2))", -8, vec![cut("J", CutKind::Beta, &["V"])]),
+    ];
+    let mut best = (-INFINITE, String::new());
+    for (text, value, expected_cuts) in subtrees {
+        let sub = TreeGame::parse(text).unwrap();
+        let mut trace = Vec::new();
+        let out = negamax(&sub, 2, -INFINITE, INFINITE, &mut trace);
+        assert_eq!(out.value, value, "{text}");
+        // Kinds are named from the subtree's root, now a MAX node.
+        let found: Vec<(String, Vec<String>)> =
+            pruning_cuts(&trace).into_iter().map(|(n, _, p)| (n, p)).collect();
+        let wanted: Vec<(String, Vec<String>)> =
+            expected_cuts.into_iter().map(|(n, _, p)| (n, p)).collect();
+        assert_eq!(found, wanted, "{text}");
+        if -out.value > best.0 {
+            best = (-out.value, text[..1].to_string());
+        }
+    }
+    assert_eq!(best, (8, "D".to_string()));
+}
+
 #[test]
 fn the_trace_prints_like_the_seed_program() {
     let tree = TreeGame::parse("A(B(D:1 E:2) C(F:0 G:5))").unwrap();
