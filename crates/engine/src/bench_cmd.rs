@@ -43,6 +43,10 @@ pub struct BenchArgs {
     /// equal time (not a signature).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     movetime: Option<u64>,
+    /// Print each position's best move in Japanese notation (`▲７六歩`) instead
+    /// of USI.
+    #[arg(long)]
+    japanese: bool,
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), String> {
@@ -71,9 +75,13 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             Position::from_sfen(sfen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
         engine.clear();
         let signals = Signals::new();
-        let game = ShogiGame::new(pos);
+        let game = ShogiGame::new(pos.clone());
         let result = engine.search(&game, &limits, &signals, &mut |_| {});
-        let best = result.best_move.map_or("resign".to_string(), |m| m.to_usi());
+        let best = match result.best_move {
+            None => "resign".to_string(),
+            Some(m) if args.japanese => records::japanese(&pos, m, None),
+            Some(m) => m.to_usi(),
+        };
         crate::print_line(&format!(
             "position {:>2}: nodes {:>10} depth {:>3} bestmove {best} score {}",
             i + 1,

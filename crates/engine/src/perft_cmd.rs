@@ -15,6 +15,9 @@ pub struct PerftArgs {
     /// Print the count below each root move.
     #[arg(long)]
     divide: bool,
+    /// With --divide: the root moves in Japanese notation (`▲７六歩`) instead of USI.
+    #[arg(long, requires = "divide")]
+    japanese: bool,
 }
 
 pub fn run(args: &PerftArgs) -> Result<(), String> {
@@ -29,8 +32,10 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
     let start = Instant::now();
     let mut report = String::new();
     let nodes = if args.divide {
+        let root = pos.clone();
         let rows = perft_divide(&mut pos, args.depth);
-        for (m, n) in &rows {
+        for &(m, n) in &rows {
+            let m = if args.japanese { records::japanese(&root, m, None) } else { m.to_usi() };
             report.push_str(&format!("{m}: {n}\n"));
         }
         rows.iter().map(|(_, n)| n).sum()

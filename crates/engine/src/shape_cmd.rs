@@ -3,7 +3,7 @@
 //! firing rates on the moves of a file of games.
 
 use eval::bad_shape::{self, Rates, CHECKS};
-use shogi::Position;
+use shogi::{Move, Position};
 
 #[derive(clap::Args)]
 pub struct ShapeArgs {
@@ -23,6 +23,9 @@ pub struct ShapeArgs {
     /// With --rates: judge the moves from this ply on (1: the first move).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     from_ply: u32,
+    /// Print moves in Japanese notation (`▲２八飛`) instead of USI.
+    #[arg(long, requires = "sfen", conflicts_with = "rates")]
+    japanese: bool,
 }
 
 pub fn run(args: &ShapeArgs) -> Result<(), String> {
@@ -46,7 +49,7 @@ pub fn run(args: &ShapeArgs) -> Result<(), String> {
 
 fn judge(sfen: &str, args: &ShapeArgs) -> Result<(), String> {
     let pos = position(sfen, &args.moves)?;
-    for line in judgement(&pos, args.judge.as_deref())? {
+    for line in judgement(&pos, args.judge.as_deref(), args.japanese)? {
         crate::print_line(&line);
     }
     Ok(())
@@ -68,11 +71,20 @@ fn position(sfen: &str, moves: &[String]) -> Result<Position, String> {
     Ok(pos)
 }
 
-/// The verdict on one move, or the list of bad-shape legal moves of `pos`.
-fn judgement(pos: &Position, one: Option<&str>) -> Result<Vec<String>, String> {
+/// The verdict on one move, or the list of bad-shape legal moves of `pos`; moves
+/// in USI, or in Japanese notation when `japanese`.
+fn judgement(pos: &Position, one: Option<&str>, japanese: bool) -> Result<Vec<String>, String> {
+    let name = |m: Move| {
+        if japanese {
+            records::japanese(pos, m, None)
+        } else {
+            m.to_usi()
+        }
+    };
     if let Some(text) = one {
         let m = pos.parse_usi_move(text).map_err(|e| format!("--move: {e}"))?;
         let fired: Vec<_> = bad_shape::firing(pos, m).collect();
+        let m = name(m);
         return Ok(match fired.split_first() {
             None => vec![format!("{m}: not bad shape")],
             Some((first, rest)) => {
@@ -85,7 +97,18 @@ fn judgement(pos: &Position, one: Option<&str>) -> Result<Vec<String>, String> {
     let legal = shogi::legal_moves(pos).len();
     let bad = bad_shape::bad_moves(pos);
     let mut lines = vec![format!("{} of {legal} legal moves are bad shape", bad.len())];
-    lines.extend(bad.iter().map(|(m, c)| format!("{:<6} {} — {}", m.to_usi(), c.name, c.reason)));
+    let names: Vec<String> = bad.iter().map(|(m, _)| name(*m)).collect();
+    // Japanese names are padded with ideographic spaces, which line them up on a
+    // terminal as the full-width characters they are made of.
+    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    for (n, (_, c)) in names.iter().zip(&bad) {
+        let pad = if japanese {
+            "\u{3000}".repeat(width - n.chars().count())
+        } else {
+            " ".repeat(6usize.saturating_sub(n.len()))
+        };
+        lines.push(format!("{n}{pad} {} — {}", c.name, c.reason));
+    }
     Ok(lines)
 }
 
@@ -138,13 +161,17 @@ mod tests {
         // Figure 1 of the seed: the rook on 26 after the 2nd-file exchange.
         let fig1 = moves("2g2f 8c8d 2f2e 8d8e 2e2d 2c2d 2h2d P*2c 2d2f 4a3b");
         let pos = position("startpos", &fig1).unwrap();
-        let verdict = judgement(&pos, Some("2f3f")).unwrap();
+        let verdict = judgement(&pos, Some("2f3f"), false).unwrap();
         assert!(verdict[0].starts_with("2f3f: bad shape: rook_on_pawn_head — "), "{verdict:?}");
-        assert_eq!(judgement(&pos, Some("2f2h")).unwrap(), vec!["2f2h: not bad shape"]);
-        let list = judgement(&pos, None).unwrap();
+        assert_eq!(judgement(&pos, Some("2f2h"), false).unwrap(), vec!["2f2h: not bad shape"]);
+        let list = judgement(&pos, None, false).unwrap();
         assert!(list[0].ends_with("legal moves are bad shape"), "{list:?}");
         assert!(list.iter().any(|l| l.starts_with("2f3f ") && l.contains("rook_on_pawn_head")));
-        assert!(judgement(&pos, Some("2f2a")).is_err());
+        assert!(judgement(&pos, Some("2f2a"), false).is_err());
+        let ja = judgement(&pos, Some("2f3f"), true).unwrap();
+        assert!(ja[0].starts_with("▲３六飛: bad shape: rook_on_pawn_head — "), "{ja:?}");
+        let list = judgement(&pos, None, true).unwrap();
+        assert!(list.iter().any(|l| l.starts_with("▲３六飛") && l.contains("rook_on_pawn_head")));
         assert!(position("startpos", &moves("7g7f 7g7f")).is_err());
         assert!(position("sfen 9/9 b - 1", &[]).is_err());
         let sfen = format!("sfen {}", shogi::STARTPOS);
