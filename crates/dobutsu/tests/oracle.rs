@@ -229,3 +229,54 @@ fn the_database_agrees_with_the_fixture() {
         assert_eq!(best[0].1, e.value, "line {}", e.line);
     }
 }
+
+/// The textbook searches against the solution: on positions of careful random
+/// games from the start, alpha-beta and negamax to 5 plies (minimax to 3) find
+/// every win or loss the database has within that many plies, with the
+/// database's distance, and any end they see (one ply more where the game's
+/// rules end it at a leaf: a lion that can be captured) is the database's.
+#[test]
+fn the_textbook_searches_agree_with_the_database() {
+    use dobutsu::Dobutsu;
+    use search::textbook::{alphabeta, minimax, negamax, NoTrace};
+    use search::value::{INFINITE, MATE, MATE_IN_MAX_PLY};
+
+    let Some((db, _)) = solved() else {
+        skipped("the_textbook_searches_agree_with_the_database");
+        return;
+    };
+    // A search value as the database would write it, if the search saw the end.
+    let as_exact = |v: search::Value| -> Option<Value> {
+        let plies = (MATE - v.abs()) as u32;
+        let exact = if v > 0 { Value::Win(plies) } else { Value::Loss(plies) };
+        (v.abs() >= MATE_IN_MAX_PLY).then_some(exact)
+    };
+    let check = |searched: search::Value, truth: Value, depth: u32, sfen: &str| {
+        if let Some(exact) = as_exact(searched) {
+            assert_eq!(exact, truth, "{sfen}: searched to {depth}");
+        }
+        if truth.plies().is_some_and(|n| n <= depth) {
+            assert_eq!(as_exact(searched), Some(truth), "{sfen}: searched to {depth}");
+        }
+    };
+    let mut rng = common::Lcg(77);
+    let (mut positions, mut ends_seen) = (0, 0);
+    while positions < 300 {
+        let line = common::careful_game(&mut rng, 80);
+        let pos = line[rng.next(line.len() as u64) as usize];
+        if pos.end().is_some() {
+            continue;
+        }
+        positions += 1;
+        let truth = db.value(pos).expect("a position reachable from the start");
+        let game = Dobutsu::new(pos);
+        let sfen = pos.to_sfen();
+        let ab = alphabeta(&game, 5, -INFINITE, INFINITE, &mut NoTrace).value;
+        let nm = negamax(&game, 5, -INFINITE, INFINITE, &mut NoTrace).value;
+        assert_eq!(ab, nm, "{sfen}");
+        check(ab, truth, 5, &sfen);
+        check(minimax(&game, 3, &mut NoTrace).value, truth, 3, &sfen);
+        ends_seen += usize::from(as_exact(ab).is_some());
+    }
+    assert!(ends_seen >= 30, "only {ends_seen} of the positions end within 5 plies");
+}
