@@ -45,6 +45,10 @@ pub struct Settings {
     pub eval_comment: bool,
     /// How long a move may take in a game with no clock.
     pub untimed_move_ms: u64,
+    /// Send the increment as `binc`/`winc`. Engines that refuse them (GPS
+    /// Shogi's `gpsusi` stops on `binc`) get the same clock without: the
+    /// increment is already in the main time given, so the edge is unchanged.
+    pub usi_increment: bool,
 }
 
 impl Settings {
@@ -61,7 +65,8 @@ impl Settings {
 /// Why the client stopped.
 #[derive(Debug)]
 pub enum ClientError {
-    /// The server refused the id and password; retrying would not help.
+    /// The server refused the id and password at the first login of the run;
+    /// retrying would not help.
     LoginRejected(String),
     /// The engine could not be started or did not answer.
     Engine(String),
@@ -173,6 +178,8 @@ pub struct Client {
     stale_bestmoves: u32,
     conn: Option<Connection>,
     conn_seq: u64,
+    /// A login has succeeded in this run: a later refusal is retried, not final.
+    logged_in_once: bool,
     last_sent: Instant,
     transcript: Transcript,
     margin: Margin,
@@ -214,6 +221,7 @@ impl Client {
             stale_bestmoves: 0,
             conn: None,
             conn_seq: 0,
+            logged_in_once: false,
             last_sent: Instant::now(),
             transcript,
             margin,
@@ -235,6 +243,9 @@ impl Client {
                     failures = u32::from(dropped);
                     if dropped {
                         self.wait_before_retry(failures, "the connection dropped during the game");
+                    } else if self.tally.games < self.s.games {
+                        // Let the server see the last connection go first.
+                        std::thread::sleep(Duration::from_millis(500));
                     }
                 }
                 Err(Ok(Retry::NoGame(why))) => {
@@ -480,7 +491,16 @@ impl Client {
                 Some(Event::Server { line, .. }) => {
                     let line = line.trim_end();
                     if line == ok || (line.starts_with("LOGIN:") && line.ends_with(" OK")) {
+                        self.logged_in_once = true;
                         return Ok(());
+                    }
+                    if line.starts_with("LOGIN:incorrect") && self.logged_in_once {
+                        // After games played this is most likely our previous
+                        // connection not yet gone from the server: worth a retry.
+                        return Err(Ok(Retry::Connection(
+                            "LOGIN:incorrect (the server may still hold our last connection)"
+                                .to_string(),
+                        )));
                     }
                     if line.starts_with("LOGIN:incorrect") {
                         // The server may say why on the next line before closing.
@@ -824,7 +844,10 @@ impl Client {
         let margin = self.margin.total_ms();
         let position = game.usi_position();
         let (go, allowance) = if game.clock.is_timed(me) {
-            let (b, w, byo, binc, winc) = game.clock.go_times(me, margin);
+            let (b, w, byo, mut binc, mut winc) = game.clock.go_times(me, margin);
+            if !self.s.usi_increment {
+                (binc, winc) = (0, 0);
+            }
             let mut go = format!("go btime {b} wtime {w}");
             if byo > 0 || (binc == 0 && winc == 0) {
                 go.push_str(&format!(" byoyomi {byo}"));

@@ -86,6 +86,10 @@ pub struct CsaArgs {
     /// Do not send the evaluation comment with moves
     #[arg(long)]
     no_comment: bool,
+    /// Do not send binc/winc to the engine (for engines that refuse them, such as
+    /// gpsusi); the increment stays in the main time given
+    #[arg(long)]
+    no_usi_increment: bool,
 }
 
 /// The TOML settings file: the flags' names with `_` (`game_name`, `margin_ms`),
@@ -109,6 +113,7 @@ pub struct FileSettings {
     max_retries: Option<u32>,
     eval_comment: Option<bool>,
     untimed_move_ms: Option<u64>,
+    usi_increment: Option<bool>,
     #[serde(default)]
     usi_options: BTreeMap<String, toml::Value>,
 }
@@ -205,6 +210,7 @@ pub fn settle(args: &CsaArgs, env_password: Option<String>) -> Result<Settings, 
         max_retries: args.max_retries.or(file.max_retries).unwrap_or(10),
         eval_comment: !args.no_comment && file.eval_comment.unwrap_or(true),
         untimed_move_ms: file.untimed_move_ms.unwrap_or(10_000),
+        usi_increment: !args.no_usi_increment && file.usi_increment.unwrap_or(true),
     })
 }
 
@@ -232,7 +238,7 @@ mod tests {
         std::fs::write(
             &path,
             "host = \"wdoor.c.u-tokyo.ac.jp\"\nport = 4081\nid = \"kyobo_test\"\npassword = \"filepw\"\n\
-             game_name = \"floodgate-300-10F\"\ngames = 5\n[usi_options]\nUSI_Hash = 256\nThreads = 2\nBadShapeCheck = true\n",
+             game_name = \"floodgate-300-10F\"\ngames = 5\nusi_increment = false\n[usi_options]\nUSI_Hash = 256\nThreads = 2\nBadShapeCheck = true\n",
         )
         .unwrap();
         let mut a = CsaArgs { config: Some(path.clone()), ..CsaArgs::default() };
@@ -243,6 +249,7 @@ mod tests {
         assert_eq!(s.id, "kyobo_test");
         assert_eq!(s.games, 2);
         assert_eq!(s.login_secret(), "floodgate-300-10F,filepw");
+        assert!(!s.usi_increment);
         assert_eq!(
             s.usi_options,
             vec![
