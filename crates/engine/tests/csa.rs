@@ -19,11 +19,15 @@ const MINUTE: Duration = Duration::from_secs(60);
 
 /// Acts as a USI engine when the test binary is started by the client with
 /// `KYOBO_FAKE_ENGINE_MOVES` set: it answers each `go` with the move of the game
-/// at that ply (a replay needs the recorded moves, not a fresh search).
+/// at that ply (a replay needs the recorded moves, not a fresh search), past them
+/// with the first legal move. With `KYOBO_FAKE_ENGINE_REFUSE=WORD` it stops, as
+/// GPS Shogi's `gpsusi` does on `binc`, when a `go` holds that word.
 #[test]
 fn fake_usi_engine() {
     let Ok(moves) = std::env::var("KYOBO_FAKE_ENGINE_MOVES") else { return };
+    let refuse = std::env::var("KYOBO_FAKE_ENGINE_REFUSE").ok();
     let moves: Vec<&str> = moves.split_whitespace().collect();
+    let mut pos = Position::startpos();
     let mut ply = 0;
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
@@ -33,13 +37,27 @@ fn fake_usi_engine() {
             Some("usi") => "id name fake\nusiok".to_string(),
             Some("isready") => "readyok".to_string(),
             Some("position") => {
-                ply = line.split(" moves ").nth(1).map_or(0, |m| m.split_whitespace().count());
+                let (setup, played) = line.split_once(" moves ").unwrap_or((&line, ""));
+                let sfen = setup.strip_prefix("position sfen ").unwrap_or(shogi::STARTPOS);
+                pos = Position::from_sfen(sfen).expect("client sends a good sfen");
+                ply = 0;
+                for m in played.split_whitespace() {
+                    let mv = pos.parse_usi_move(m).expect("client sends legal moves");
+                    pos.do_move(mv);
+                    ply += 1;
+                }
                 continue;
             }
-            Some("go") => match moves.get(ply) {
-                Some(m) => format!("info depth 1 score cp 0 pv {m}\nbestmove {m}"),
-                None => "bestmove resign".to_string(),
-            },
+            Some("go") => {
+                if refuse.as_ref().is_some_and(|w| line.split_whitespace().any(|t| t == w)) {
+                    std::process::exit(1);
+                }
+                let first = shogi::legal_moves(&pos).iter().next().map(|m| m.to_usi());
+                match moves.get(ply).map(|m| m.to_string()).or(first) {
+                    Some(m) => format!("info depth 1 score cp 0 pv {m}\nbestmove {m}"),
+                    None => "bestmove resign".to_string(),
+                }
+            }
             Some("quit") => break,
             _ => continue,
         };
@@ -47,6 +65,17 @@ fn fake_usi_engine() {
         let _ = out.flush();
     }
     std::process::exit(0);
+}
+
+/// Flags that make the client play with [`fake_usi_engine`].
+fn fake_engine_flags() -> Vec<String> {
+    let engine = std::env::current_exe().expect("test binary");
+    let mut flags: Vec<String> = vec!["--engine".into(), engine.to_string_lossy().into_owned()];
+    for a in ["fake_usi_engine", "--exact", "--nocapture", "--test-threads=1"] {
+        flags.push("--engine-arg".into());
+        flags.push(a.into());
+    }
+    flags
 }
 
 /// One line of a transcript: `<` from the server, `>` from the client.
@@ -114,12 +143,7 @@ fn replay(fixture: &str, name: &str) {
         peer.close();
     }) as Script]);
     let dir = scratch(name);
-    let engine = std::env::current_exe().expect("test binary");
-    let mut cmd_extra: Vec<String> = vec!["--engine".into(), engine.to_string_lossy().into_owned()];
-    for a in ["fake_usi_engine", "--exact", "--nocapture", "--test-threads=1"] {
-        cmd_extra.push("--engine-arg".into());
-        cmd_extra.push(a.into());
-    }
+    let mut cmd_extra = fake_engine_flags();
     cmd_extra.push("--id".into());
     cmd_extra.push(id);
     let extra: Vec<&str> = cmd_extra.iter().map(String::as_str).collect();
@@ -144,6 +168,11 @@ fn replays_a_game_recorded_from_shogi_server_as_white() {
 #[test]
 fn replays_a_game_recorded_from_shogi_server_as_black() {
     replay("shogi-server-10-1F-black.log", "replay-black");
+}
+
+#[test]
+fn replays_a_game_against_gps_shogi_recorded_from_shogi_server() {
+    replay("shogi-server-vs-gps-0-2-white.log", "replay-gps");
 }
 
 #[test]
@@ -403,4 +432,46 @@ fn a_lost_position_is_resigned_and_a_won_declaration_declared() {
     assert!(run.success, "{}\n{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("over: LOSE #RESIGN"), "{}", run.stdout);
     assert!(run.stdout.contains("over: WIN #JISHOGI"), "{}", run.stdout);
+}
+
+#[test]
+fn an_engine_that_stops_is_resigned_for_and_started_again() {
+    // An engine that stops on `binc` (as gpsusi does): each game is resigned on
+    // its first move, and the next game has a new engine.
+    let mut fischer = GameSpec::even("fischer+1", Color::Black, 0);
+    fischer.total = 10;
+    fischer.increment = 1;
+    let games: Vec<Script> = (0..2)
+        .map(|_| {
+            let spec = fischer.clone();
+            Box::new(move |peer: &mut Peer| {
+                login_and_start(peer, &spec);
+                let (_, stop) = referee(peer, &spec, 1);
+                assert_eq!(stop, Stop::Special("%TORYO".to_string()));
+                peer.send_lines(&["%TORYO".into(), "#RESIGN".into(), "#LOSE".into()]);
+                peer.drain(Duration::from_secs(5));
+            }) as Script
+        })
+        .collect();
+    let server = serve(games);
+    let dir = scratch("engine-stops");
+    let flags = fake_engine_flags();
+    let mut extra: Vec<&str> = flags.iter().map(String::as_str).collect();
+    extra.extend(["--games", "2"]);
+    let env =
+        [("KYOBO_FAKE_ENGINE_MOVES", String::new()), ("KYOBO_FAKE_ENGINE_REFUSE", "binc".into())];
+    let run = run_client_env(server.port, &dir, &extra, &env, MINUTE);
+    server.join();
+    assert!(run.success, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(run.stdout.matches("the engine has stopped").count(), 2, "{}", run.stdout);
+
+    // Without binc/winc the same engine plays the Fischer game.
+    let server = serve(vec![short_game(fischer, 3, &["#MAX_MOVES", "#CENSORED"])]);
+    let mut extra: Vec<&str> = flags.iter().map(String::as_str).collect();
+    extra.push("--no-usi-increment");
+    let dir = scratch("no-increment");
+    let run = run_client_env(server.port, &dir, &extra, &env, MINUTE);
+    server.join();
+    assert!(run.success, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("over: CENSORED #MAX_MOVES"), "{}", run.stdout);
 }
