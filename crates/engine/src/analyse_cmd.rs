@@ -251,25 +251,55 @@ fn report(record: &Record, moves: &[Move], judgements: &[(Position, Judgement)],
         ));
     }
     for color in [Color::Black, Color::White] {
-        let own: Vec<&Judgement> =
-            judgements.iter().map(|(_, j)| j).filter(|j| j.mover == color).collect();
-        if own.is_empty() {
+        let Some(a) = Accuracy::of(judgements.iter().map(|(_, j)| j), color) else {
             continue;
-        }
-        let good = own.iter().filter(|j| j.loss < DUBIOUS).count();
-        let mean = own.iter().map(|j| j.loss).sum::<f64>() / own.len() as f64;
-        let count = |m: &str| own.iter().filter(|j| mark(j.loss) == Some(m)).count();
+        };
         crate::print_line(&format!(
-            "{}: accuracy {:.0} % ({good} of {} moves), mean loss {:.1} points, \
+            "{}: accuracy {:.0} % ({} of {} moves), mean loss {:.1} points, \
              dubious {}, mistakes {}, blunders {}",
             if color == Color::Black { "Black (▲)" } else { "White (△)" },
-            100.0 * good as f64 / own.len() as f64,
-            own.len(),
-            100.0 * mean,
-            count("?!"),
-            count("?"),
-            count("??")
+            a.percent(),
+            a.good,
+            a.moves,
+            100.0 * a.mean_loss,
+            a.marks[0],
+            a.marks[1],
+            a.marks[2]
         ));
+    }
+}
+
+/// One side's accuracy over the moves judged: the moves, those losing less than
+/// [`DUBIOUS`], the mean loss, and the moves marked `?!`, `?` and `??`.
+struct Accuracy {
+    pub moves: usize,
+    pub good: usize,
+    pub mean_loss: f64,
+    pub marks: [usize; 3],
+}
+
+impl Accuracy {
+    /// `color`'s accuracy over `judgements`, or `None` where it made no move.
+    pub fn of<'a>(
+        judgements: impl Iterator<Item = &'a Judgement>,
+        color: Color,
+    ) -> Option<Accuracy> {
+        let own: Vec<&Judgement> = judgements.filter(|j| j.mover == color).collect();
+        if own.is_empty() {
+            return None;
+        }
+        let count = |m: &str| own.iter().filter(|j| mark(j.loss) == Some(m)).count();
+        Some(Accuracy {
+            moves: own.len(),
+            good: own.iter().filter(|j| j.loss < DUBIOUS).count(),
+            mean_loss: own.iter().map(|j| j.loss).sum::<f64>() / own.len() as f64,
+            marks: [count("?!"), count("?"), count("??")],
+        })
+    }
+
+    /// The share of good moves, in per cent.
+    pub fn percent(&self) -> f64 {
+        100.0 * self.good as f64 / self.moves as f64
     }
 }
 

@@ -7,7 +7,7 @@
 //! round), both hands, the last move's squares highlighted, the board seen from
 //! either side (a critical moment is seen from the side that erred).
 
-use super::{mark, score_text, win_chance, Judgement, BLUNDER, DUBIOUS, MISTAKE};
+use super::{mark, score_text, win_chance, Accuracy, Judgement, BLUNDER, DUBIOUS, MISTAKE};
 use records::japanese::{japanese, kind_name};
 use records::{HeaderKey, Record};
 use search::value::Score;
@@ -265,25 +265,21 @@ pub fn html(
                 <th>mean loss</th><th>?!</th><th>?</th><th>??</th></tr>",
     );
     for color in [Color::Black, Color::White] {
-        let own: Vec<&Judgement> =
-            judgements.iter().map(|(_, j)| j).filter(|j| j.mover == color).collect();
-        if own.is_empty() {
+        let Some(a) = Accuracy::of(judgements.iter().map(|(_, j)| j), color) else {
             continue;
-        }
-        let good = own.iter().filter(|j| j.loss < DUBIOUS).count();
-        let mean = own.iter().map(|j| j.loss).sum::<f64>() / own.len() as f64;
-        let count = |m: &str| own.iter().filter(|j| mark(j.loss) == Some(m)).count();
+        };
         let _ = write!(
             s,
-            "<tr><th>{}</th><td>{:.0} % ({good}/{})</td><td>{:.1} points</td><td>{}</td>\
+            "<tr><th>{}</th><td>{:.0} % ({}/{})</td><td>{:.1} points</td><td>{}</td>\
              <td>{}</td><td>{}</td></tr>",
             if color == Color::Black { "☗ Black" } else { "☖ White" },
-            100.0 * good as f64 / own.len() as f64,
-            own.len(),
-            100.0 * mean,
-            count("?!"),
-            count("?"),
-            count("??")
+            a.percent(),
+            a.good,
+            a.moves,
+            100.0 * a.mean_loss,
+            a.marks[0],
+            a.marks[1],
+            a.marks[2]
         );
     }
     let _ = write!(
