@@ -14,7 +14,8 @@
 
 use crate::bad_shape::is_bad_shape;
 use crate::ShogiGame;
-use search::engine::Signals;
+use search::engine::{RootMove, Signals};
+use search::value::INFINITE;
 use search::{Engine, Limits, Value};
 use shogi::{Move, Position};
 
@@ -118,16 +119,34 @@ impl ShapeRule {
         let lines = (self.candidates + 1).min(among.len());
         let limits = Limits { multipv: lines, ..limits.clone() };
         let result = engine.search_among(game, &among, &limits, signals, &mut |_| {});
-        let exact = &result.root_moves[..lines.min(result.root_moves.len())];
-        // M1's value at this depth; below every line searched when it is not one
-        // of them (then every candidate there beats it).
-        let bad_score = exact
-            .iter()
-            .find(|r| r.mv == best)
-            .map_or_else(|| exact.iter().map(|r| r.score).min().unwrap_or(0), |r| r.score);
+        self.decide(pos, best, check.name, &result.root_moves[..lines.min(result.root_moves.len())])
+    }
+
+    /// The rule on the second search's lines (best first): M2 is the first line
+    /// within the margin of M1 whose own line does not waste it. A stopped search
+    /// leaves lines it had not reached this iteration with the previous
+    /// iteration's value, and lines with no value at all; those are never chosen
+    /// (and without a value for M1 or any line nothing is replaced).
+    pub fn decide(
+        &self,
+        pos: &Position,
+        best: Move,
+        check: &'static str,
+        lines: &[RootMove<Move>],
+    ) -> Option<Replaced> {
+        let mut known: Vec<(&RootMove<Move>, Value)> =
+            lines.iter().map(|r| (r, r.display_score())).filter(|&(_, v)| v != -INFINITE).collect();
+        known.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        // M1's value; below every line searched when it is not one of them (then
+        // every candidate there beats it).
+        let bad_score = match known.iter().find(|(r, _)| r.mv == best) {
+            Some(&(_, v)) => v,
+            None if known.len() == lines.len() => known.iter().map(|&(_, v)| v).min()?,
+            None => return None,
+        };
         let mut passed_over = Vec::new();
-        for line in exact.iter().filter(|r| r.mv != best) {
-            if line.score < bad_score.saturating_sub(self.margin) {
+        for (line, score) in known.into_iter().filter(|(r, _)| r.mv != best) {
+            if score < bad_score.saturating_sub(self.margin) {
                 break;
             }
             match wasted_by(pos, &line.pv, best, self.own_moves_ahead) {
@@ -135,10 +154,10 @@ impl ShapeRule {
                 None => {
                     return Some(Replaced {
                         bad: best,
-                        check: check.name,
+                        check,
                         bad_score,
                         by: line.mv,
-                        score: line.score,
+                        score,
                         passed_over,
                     })
                 }
@@ -229,5 +248,41 @@ mod tests {
         assert_eq!(wasted_by(&p, &line, bad, 0), None);
         // A line that never plays it is not wasted.
         assert_eq!(wasted_by(&p, &line[..2], bad, 2), None);
+    }
+
+    /// A stopped second search: lines without a value are never chosen, and
+    /// without a value for M1 nothing is replaced (the rule once took a move
+    /// no search had looked at when M1 had none).
+    #[test]
+    fn lines_a_stopped_search_left_without_a_value_are_never_chosen() {
+        let p = pos("startpos", "");
+        let bad = p.parse_usi_move("2h1h").unwrap();
+        let line = |usi: &str, score: Value, previous: Value| {
+            let mut r = RootMove::new(p.parse_usi_move(usi).unwrap());
+            r.score = score;
+            r.previous_score = previous;
+            r
+        };
+        let rule = ShapeRule::default();
+        // M1 searched, one candidate not reached at all, one with last
+        // iteration's value: the latter is M2.
+        let lines =
+            [line("2h1h", 40, 30), line("7g7f", -INFINITE, -INFINITE), line("2g2f", -INFINITE, 20)];
+        let r = rule.decide(&p, bad, "rook_to_edge", &lines).expect("2g2f is close");
+        assert_eq!((r.by.to_usi().as_str(), r.score, r.bad_score), ("2g2f", 20, 40));
+        // M1 without any value: kept, whatever the other lines say.
+        let lines = [line("7g7f", 10, 0), line("2h1h", -INFINITE, -INFINITE)];
+        assert_eq!(rule.decide(&p, bad, "rook_to_edge", &lines), None);
+        // M1 not among the lines, and one of them without a value: kept.
+        let lines = [line("7g7f", 10, 0), line("2g2f", -INFINITE, -INFINITE)];
+        assert_eq!(rule.decide(&p, bad, "rook_to_edge", &lines), None);
+        // M1 not among the lines, all of them valued: each beats it.
+        let lines = [line("7g7f", 10, 0), line("2g2f", 5, 0)];
+        let r = rule.decide(&p, bad, "rook_to_edge", &lines).expect("7g7f beats it");
+        assert_eq!((r.by.to_usi().as_str(), r.bad_score), ("7g7f", 5));
+        // Lines are taken by value, not by their order in the list.
+        let lines = [line("2h1h", 0, 0), line("7g7f", -100, 0), line("2g2f", -20, 0)];
+        let r = rule.decide(&p, bad, "rook_to_edge", &lines).expect("2g2f first");
+        assert_eq!(r.by.to_usi(), "2g2f");
     }
 }
