@@ -2,6 +2,7 @@
 
 mod analyse_cmd;
 mod bench_cmd;
+mod book_cmd;
 mod convert_cmd;
 mod csa;
 mod dobutsu_cmd;
@@ -46,6 +47,9 @@ enum Command {
     /// Play on a CSA server (floodgate): log in, play N games with a USI engine,
     /// save their records. See docs/FLOODGATE.md.
     Csa(csa::CsaArgs),
+    /// Opening books (YaneuraOu's text format): build one from game records, give
+    /// its moves Kyobo's search values, sort it, look a position up.
+    Book(book_cmd::BookArgs),
     /// Dobutsu shogi (どうぶつしょうぎ): solve it (retrograde analysis), every
     /// move's exact value, or a game against the engine in the terminal.
     Dobutsu(dobutsu_cmd::DobutsuArgs),
@@ -80,6 +84,7 @@ fn main() -> ExitCode {
         Some(Command::Analyse(args)) => analyse_cmd::run(&args),
         Some(Command::Csa(args)) => csa::run(&args),
         Some(Command::Dobutsu(args)) => dobutsu_cmd::run(&args),
+        Some(Command::Book(args)) => book_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -10,7 +10,9 @@
 //!   database and `go`.
 //! - [`mate_hook`]: where `go mate` is answered.
 //! - [`mate_probe`]: a short checkmate search before each game move.
+//! - [`book`]: the opening book's options and the book move, and RandomOpeningPly.
 
+mod book;
 pub mod command;
 mod display;
 mod dobutsu;

@@ -1,6 +1,7 @@
 //! The engine's USI options: their declarations (`option name … type …`), their
 //! current values, and checked updates from `setoption`.
 
+use super::book::BookOptions;
 use super::command::excerpt;
 use search::abc::OPTIONS as ABC_OPTIONS;
 use search::engine::ALGORITHMS;
@@ -30,6 +31,8 @@ pub struct Options {
     /// Where the Dobutsu database is read from (`DobutsuDatabase`; a path
     /// relative to the engine's working directory).
     pub dobutsu_database: String,
+    /// The opening book and the opening variety without one.
+    pub book: BookOptions,
 }
 
 /// The game the engine plays (option `Variant`).
@@ -77,6 +80,7 @@ impl Default for Options {
             bad_shape_margin: 150,
             variant: Variant::Shogi,
             dobutsu_database: crate::dobutsu_cmd::DEFAULT_DB.to_string(),
+            book: BookOptions::default(),
         }
     }
 }
@@ -158,6 +162,7 @@ impl Options {
             "option name DobutsuDatabase type string default {}",
             defaults.dobutsu_database
         ));
+        lines.extend(BookOptions::declarations());
         lines
     }
 
@@ -177,6 +182,7 @@ impl Options {
         .chain(SPINS.iter().map(|(n, _, _)| *n))
         .chain(ABC_OPTIONS.iter().map(|(n, _, _, _)| *n))
         .find(|n| n.eq_ignore_ascii_case(name))
+        .or_else(|| BookOptions::canonical(name))
     }
 
     /// Applies `setoption`; on error nothing changes. Names and the values of
@@ -187,6 +193,9 @@ impl Options {
         let Some(name) = Options::canonical(name) else {
             return Err(format!("unknown option '{}'", excerpt(name)));
         };
+        if BookOptions::canonical(name).is_some() {
+            return self.book.set(name, value);
+        }
         if name == "USI_Ponder" || name == "BadShapeCheck" {
             let on = match value.to_ascii_lowercase().as_str() {
                 "true" => true,
@@ -301,6 +310,15 @@ mod tests {
         assert_eq!(o.dobutsu_database, "/data/dobutsu shogi.db");
         assert!(o.set("DobutsuDatabase", Some("")).is_err());
         assert_eq!(o.dobutsu_database, "/data/dobutsu shogi.db");
+        assert!(o.set("bookfile", Some("book/standard_book.db")).is_ok());
+        assert_eq!(o.book.file, "book/standard_book.db");
+        assert!(o.set("BookFile", Some("")).is_err());
+        assert!(o.set("BookEvalWhiteLimit", Some("-200")).is_ok());
+        assert_eq!(o.book.policy().white_limit, -200);
+        assert!(o.set("BookIgnoreRate", Some("101")).is_err());
+        assert!(o.set("NarrowBook", Some("maybe")).is_err());
+        assert!(o.set("narrowbook", Some("TRUE")).is_ok());
+        assert!(o.book.policy().narrow);
     }
 
     #[test]
@@ -341,6 +359,23 @@ mod tests {
             "ABC_Width",
             "Variant",
             "DobutsuDatabase",
+            "USI_OwnBook",
+            "BookFile",
+            "BookMoves",
+            "BookIgnoreRate",
+            "BookEvalDiff",
+            "BookEvalBlackLimit",
+            "BookEvalWhiteLimit",
+            "BookDepthLimit",
+            "ConsiderBookMoveCount",
+            "NarrowBook",
+            "IgnoreBookPly",
+            "FlippedBook",
+            "BookOnTheFly",
+            "BookPvMoves",
+            "RandomOpeningPly",
+            "RandomOpeningMargin",
+            "RandomOpeningWidth",
         ] {
             assert!(lines.contains(&format!("option name {name} ")), "{name}");
         }

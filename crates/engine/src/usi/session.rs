@@ -1,5 +1,6 @@
 //! The USI state machine: options, the current position, and the search thread.
 
+use super::book::{random_opening_here, random_opening_pick, BookAnswer, BookState};
 use super::command::{excerpt, shorten, ClockFields, Command, GoParams, Start};
 use super::dobutsu::{self, DobutsuState};
 use super::options::{Options, Variant};
@@ -50,6 +51,8 @@ pub struct Session {
     tables_for_algorithm: &'static str,
     /// The Dobutsu game, engine and database (option `Variant` = `dobutsu`).
     dobutsu: DobutsuState,
+    /// The opening book (`BookFile`) and the random draws of the opening.
+    book: BookState,
 }
 
 impl Default for Session {
@@ -112,6 +115,7 @@ impl Session {
             mate_slot: Arc::new(Mutex::new(None)),
             probe_solver: Arc::new(Mutex::new(mate::Solver::new(probe_mb))),
             dobutsu: DobutsuState::new(),
+            book: BookState::default(),
         }
     }
 
@@ -138,7 +142,10 @@ impl Session {
                 // Tables are made here, where GUIs wait, not on the game's clock.
                 if !self.search_running() {
                     match self.options.variant {
-                        Variant::Shogi => self.make_tables(),
+                        Variant::Shogi => {
+                            self.make_tables();
+                            self.prepare_book();
+                        }
                         Variant::Dobutsu => self.prepare_dobutsu(),
                     }
                 }
@@ -337,6 +344,23 @@ impl Session {
             send(&bestmove_line(&Answer::Resign));
             return;
         }
+        if !params.infinite && params.searchmoves.is_empty() {
+            self.prepare_book();
+            let mut warnings = Vec::new();
+            let answer = self.book.answer(
+                &self.position,
+                &self.options.book,
+                self.options.ponder,
+                &mut |w| warnings.push(w),
+            );
+            for w in warnings {
+                warning(w);
+            }
+            if let Some(answer) = answer {
+                self.answer_from_book(answer, params.ponder);
+                return;
+            }
+        }
         if self.tables_for_mb != self.options.hash_mb
             || self.tables_for_algorithm != self.options.algorithm
         {
@@ -365,6 +389,10 @@ impl Session {
                 Err(e) => warning(format!("searchmoves: {} ignored: {e}", excerpt(text))),
             }
         }
+        let random = (!params.infinite
+            && among.is_empty()
+            && random_opening_here(&self.position, &self.options.book))
+        .then(|| book::Rng::new(self.book.rng.next_u64()));
         let mut game = ShogiGame::new(self.position.clone());
         game.entering_king_rule = self.options.entering_king_rule;
         game.max_moves_to_draw = self.options.max_moves_to_draw;
@@ -390,12 +418,45 @@ impl Session {
             };
             let answer = match probed {
                 Ok(answer) => answer,
-                Err(limits) => think(&engine, &game, &among, &limits, &signals, &options),
+                Err(limits) => think(&engine, &game, &among, &limits, &signals, &options, random),
             };
             // Before the answer: a GUI that has read it finds the search done.
             answered.store(true, Ordering::SeqCst);
             if !silence.load(Ordering::SeqCst) {
                 send(&bestmove_line(&answer));
+            }
+        }));
+    }
+
+    /// Opens the book `BookFile` names (when it changed), telling the GUI.
+    fn prepare_book(&mut self) {
+        match self.book.prepare(&self.options.book) {
+            Some(Ok(line)) => send(&format!("info string {line}")),
+            Some(Err(e)) => error(e),
+            None => {}
+        }
+    }
+
+    /// Answers `go` with a book move: at once, or, when pondering, once
+    /// `ponderhit` or `stop` comes (on the search thread, as a search would).
+    fn answer_from_book(&mut self, answer: BookAnswer, ponder: bool) {
+        self.open_ended = ponder;
+        self.signals.reset(ponder);
+        self.silence.store(false, Ordering::SeqCst);
+        let signals = Arc::clone(&self.signals);
+        let silence = Arc::clone(&self.silence);
+        let answered = Arc::clone(&self.answered);
+        answered.store(false, Ordering::SeqCst);
+        self.search = Some(std::thread::spawn(move || {
+            while signals.is_pondering() && !signals.stopped() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            answered.store(true, Ordering::SeqCst);
+            if !silence.load(Ordering::SeqCst) {
+                for line in &answer.lines {
+                    send(line);
+                }
+                send(&bestmove_line(&Answer::Move { best: answer.best, ponder: answer.ponder }));
             }
         }));
     }
@@ -548,6 +609,7 @@ fn think(
     limits: &Limits,
     signals: &Signals,
     options: &Options,
+    random: Option<book::Rng>,
 ) -> Answer {
     if game.declaration_wins() {
         // Winning by declaration needs no search, but a ponder or infinite search
@@ -567,11 +629,16 @@ fn think(
         network_delay2_ms: options.network_delay2,
         minimum_thinking_ms: options.minimum_thinking_time,
     };
-    let show_multipv = options.multipv > 1;
-    let mut report = |info: &search::Info<shogi::Move>| send(&info_line(info, show_multipv));
     let start = Instant::now();
-    let checked = options.bad_shape_check && among.is_empty();
-    let main_limits = if checked { shape_time::main_limits(limits) } else { limits.clone() };
+    let checked = options.bad_shape_check && among.is_empty() && random.is_none();
+    let mut main_limits = if checked { shape_time::main_limits(limits) } else { limits.clone() };
+    if random.is_some() {
+        // Exact values for the moves the draw is among.
+        let width = options.book.spin("RandomOpeningWidth") as usize;
+        main_limits.multipv = main_limits.multipv.max(width);
+    }
+    let show_multipv = main_limits.multipv > 1;
+    let mut report = |info: &search::Info<shogi::Move>| send(&info_line(info, show_multipv));
     let result = if among.is_empty() {
         engine.search(game, &main_limits, signals, &mut report)
     } else {
@@ -582,6 +649,19 @@ fn think(
         Some(_) if result.score <= -options.resign_value => return Answer::Resign,
         Some(best) => (best, if options.ponder { result.ponder_move } else { None }),
     };
+    if let Some(mut rng) = random {
+        if let Some(pick) = random_opening_pick(&result.root_moves, &options.book, &mut rng) {
+            if pick != best {
+                send(&format!(
+                    "info string random opening: {} instead of {} (within {} cp)",
+                    pick.to_usi(),
+                    best.to_usi(),
+                    options.book.spin("RandomOpeningMargin")
+                ));
+                return Answer::Move { best: pick, ponder: None };
+            }
+        }
+    }
     if checked && !signals.stopped() {
         let opts = engine.time_options;
         if let Some(check) = shape_time::check_limits(limits, result.depth, start.elapsed(), &opts)
