@@ -2,13 +2,16 @@
 """Kyobo against another USI engine, refereed by cshogi (`python -m cshogi.cli`).
 
 Openings come from ../shared/data/openings/taya36.sfen (36 plies each), each played
-with both colours. The summary adds the counts the issue asks to watch: illegal
+with both colours; with --startpos every game starts from the start position (colours
+alternating), for the engines' own openings (an opening book, RandomOpeningPly). The summary adds the counts the issue asks to watch: illegal
 moves and time losses (cshogi's referee prints them in Japanese).
 
 Examples (from the repository root, after `cargo build --release -p kyobo`):
     python3 tools/match.py --opponent gps --games 10 --byoyomi 1000
     python3 tools/match.py --opponent fairy --games 100 --byoyomi 1000
     python3 tools/match.py --opponent ./target/release/kyobo --games 20 --byoyomi 200
+    python3 tools/match.py --opponent gps --games 50 --startpos \
+        --kyobo-options USI_Hash:64,Threads:1,BookFile:book.db
 """
 
 import argparse
@@ -47,6 +50,8 @@ def parse_args():
     p.add_argument("--pairs", help="play only the openings FIRST:LAST (0-based, end excluded) of the "
                    "seed's shuffled order, e.g. 10:20 for games 21-40 of a 40-game run, so that "
                    "one run can be split across cores")
+    p.add_argument("--startpos", action="store_true",
+                   help="every game from the start position instead of taya36 openings")
     p.add_argument("--engine", default=KYOBO, help="the Kyobo binary")
     p.add_argument("--kyobo-options", default="USI_Hash:64,Threads:1,NetworkDelay:0,NetworkDelay2:80,MinimumThinkingTime:0")
     p.add_argument("--opponent-options", help="override the opponent's USI options")
@@ -67,6 +72,8 @@ def play(a):
     if a.opponent_options is not None:
         opts = a.opponent_options
     openings = OPENINGS
+    if a.startpos and a.pairs:
+        sys.exit("--pairs chooses taya36 openings; with --startpos give --games only")
     if a.pairs:
         # cshogi shuffles the openings' indices with the seed and plays pair n with the
         # n-th; the same shuffle here picks the openings of the pairs asked for. Their
@@ -87,10 +94,11 @@ def play(a):
         sys.executable, "-m", "cshogi.cli", a.engine, path,
         "--name1", "Kyobo", "--name2", name,
         "--games", str(a.games),
-        "--opening", openings, "--opening-moves", "36", "--opening-seed", str(a.seed),
         "--draw", "320",
         "--options1", a.kyobo_options,
     ]
+    if not a.startpos:
+        cmd += ["--opening", openings, "--opening-moves", "36", "--opening-seed", str(a.seed)]
     if opts:
         cmd += ["--options2", opts]
     if a.byoyomi:
