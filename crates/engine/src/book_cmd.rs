@@ -249,20 +249,32 @@ fn extend(a: &ExtendArgs) -> Result<(), String> {
             continue;
         }
         let among: Vec<Move> = moves.iter().map(|(_, m)| *m).collect();
+        // With --movetime the search runs until a timer stops it: a timed search
+        // stops at once on a single move (a position's only book move would get
+        // a depth-1 value) and may stop early to save the clock.
         let limits = Limits {
             depth: if a.movetime.is_some() { None } else { Some(a.depth) },
-            movetime: a.movetime.map(Duration::from_millis),
+            infinite: a.movetime.is_some(),
             multipv: among.len(),
             game_ply: pos.game_ply(),
             ..Limits::default()
         };
-        let result = engine.search_among(
-            &ShogiGame::new(pos),
-            &among,
-            &limits,
-            &Signals::new(),
-            &mut |_| {},
-        );
+        let signals = Signals::new();
+        let game = ShogiGame::new(pos);
+        let result = std::thread::scope(|scope| {
+            let (done, finished) = std::sync::mpsc::channel::<()>();
+            if let Some(ms) = a.movetime {
+                let signals = &signals;
+                scope.spawn(move || {
+                    if finished.recv_timeout(Duration::from_millis(ms)).is_err() {
+                        signals.stop();
+                    }
+                });
+            }
+            let result = engine.search_among(&game, &among, &limits, &signals, &mut |_| {});
+            let _ = done.send(());
+            result
+        });
         for root in &result.root_moves {
             let Some((i, _)) = moves.iter().find(|(_, m)| *m == root.mv) else { continue };
             let score = root.display_score();

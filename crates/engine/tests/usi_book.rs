@@ -349,6 +349,25 @@ fn kyobo_book_builds_extends_sorts_and_probes() {
     assert!(values[0] >= values[1], "best first: {moves:?}");
     assert!(moves.iter().all(|m| m[3] == "3"), "depth 3: {moves:?}");
 
+    // A timed extension searches for the whole time, a position's only book
+    // move too (a timed search alone would stop on it at depth 1).
+    let timed = dir.0.join("timed.db");
+    let winners_s = winners.to_str().unwrap();
+    let (ok, stdout, stderr) = kyobo(&[
+        "book",
+        "extend",
+        winners_s,
+        "--out",
+        timed.to_str().unwrap(),
+        "--movetime",
+        "300",
+    ]);
+    assert!(ok, "{stdout}{stderr}");
+    let book = std::fs::read_to_string(&timed).expect("timed book");
+    let only: Vec<&str> = book.lines().nth(2).expect("the move").split_whitespace().collect();
+    assert_eq!(only[0], "7g7f", "{book}");
+    assert!(only[3].parse::<i32>().expect("depth") >= 3, "searched deeper than 1: {book}");
+
     // Sort and probe, on disk and in memory: the same moves.
     let sorted = dir.0.join("sorted.db");
     let (ok, stdout, _) =
