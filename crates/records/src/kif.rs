@@ -687,26 +687,7 @@ pub fn write_kif(record: &Record) -> String {
     let mut out = String::with_capacity(64 * record.moves.len() + 256);
     write_head(&mut out, record);
     out.push_str("手数----指手---------消費時間--\n");
-    let start = record.start_position();
-    let first_ply = start.game_ply();
-    let mut w = LineWriter { out: &mut out, handicap: is_handicap(record), dialect: Dialect::Kif };
-    w.line(
-        &start,
-        None,
-        &record.moves,
-        record.ending.as_ref(),
-        first_ply,
-        [Duration::ZERO; 2],
-        true,
-    );
-    w.variations(
-        &start,
-        None,
-        &record.moves,
-        record.ending.as_ref(),
-        first_ply,
-        [Duration::ZERO; 2],
-    );
+    write_moves(&mut out, record, Dialect::Kif);
     out
 }
 
@@ -715,27 +696,18 @@ pub fn write_kif(record: &Record) -> String {
 pub fn write_ki2(record: &Record) -> String {
     let mut out = String::with_capacity(16 * record.moves.len() + 256);
     write_head(&mut out, record);
+    write_moves(&mut out, record, Dialect::Ki2);
+    out
+}
+
+/// The main line and then the variations, in `dialect`.
+fn write_moves(out: &mut String, record: &Record, dialect: Dialect) {
     let start = record.start_position();
     let first_ply = start.game_ply();
-    let mut w = LineWriter { out: &mut out, handicap: is_handicap(record), dialect: Dialect::Ki2 };
-    w.line(
-        &start,
-        None,
-        &record.moves,
-        record.ending.as_ref(),
-        first_ply,
-        [Duration::ZERO; 2],
-        true,
-    );
-    w.variations(
-        &start,
-        None,
-        &record.moves,
-        record.ending.as_ref(),
-        first_ply,
-        [Duration::ZERO; 2],
-    );
-    out
+    let mut w = LineWriter { out, handicap: is_handicap(record), dialect };
+    let ending = record.ending.as_ref();
+    w.line(&start, None, &record.moves, ending, first_ply, [Duration::ZERO; 2], true);
+    w.variations(&start, None, &record.moves, ending, first_ply, [Duration::ZERO; 2]);
 }
 
 fn is_handicap(record: &Record) -> bool {
