@@ -21,6 +21,8 @@ def main():
     p.add_argument("pgn", nargs="+")
     p.add_argument("--games", type=int, help="only the first GAMES games")
     p.add_argument("--plies", type=int, default=16)
+    p.add_argument("--player", help="also count separately the games where this player "
+                   "(a PGN name) had Sente and those where it had Gote")
     a = p.parse_args()
     all_games = []
     for path in a.pgn:
@@ -33,6 +35,15 @@ def main():
     for ply in (2, 4, 8, 12, a.plies):
         distinct = len({tuple(moves[:ply]) for _, _, moves in all_games})
         print(f"  by ply {ply:2}: {distinct} different")
+    if a.player:
+        # cshogi's PGN names Sente "White".
+        for side, tag in (("Sente", "White"), ("Gote", "Black")):
+            mine = [moves for tags, _, moves in all_games if tags.get(tag) == a.player]
+            distinct = len({tuple(moves[: a.plies]) for moves in mine})
+            first = 0 if side == "Sente" else 1
+            own = len({tuple(moves[first: a.plies: 2]) for moves in mine})
+            print(f"  {a.player} as {side}: {len(mine)} games, {distinct} different by ply "
+                  f"{a.plies}; {own} different sequences of its own moves in them")
     most = openings.most_common(3)
     for moves, n in most:
         print(f"  {n} games: {' '.join(moves)}")
