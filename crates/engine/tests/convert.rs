@@ -32,7 +32,11 @@ fn kyobo(args: &[&str], stdin: Option<&[u8]>) -> Output {
         .spawn()
         .expect("kyobo starts");
     let mut input = child.stdin.take().expect("piped stdin");
-    input.write_all(stdin.unwrap_or_default()).expect("stdin written");
+    // kyobo may stop reading early (a bad record ends the command), which the
+    // write sees as a closed pipe: not a failure of the test.
+    if let Err(e) = input.write_all(stdin.unwrap_or_default()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "stdin written: {e}");
+    }
     drop(input);
     child.wait_with_output().expect("kyobo ends")
 }
