@@ -43,6 +43,14 @@ pub trait QsHost<G: Game> {
     fn quiet_stats(&self) -> QuietStats<'_>;
     /// The search's lines and move storage per ply (its line is kept at PV nodes).
     fn plies(&mut self) -> &mut PlyStack<G::Move>;
+    /// How much more than its exchange value a capture is assumed to lift the
+    /// value by, at most: captures that cannot reach alpha even so are passed
+    /// over. `None`: only captures that lose material are passed over (a value
+    /// that is kept, as ABC keeps its keys, must not miss a recapture whose
+    /// worth lies beyond the material).
+    fn capture_margin(&self) -> Option<Value> {
+        Some(units::<G>(200))
+    }
 }
 
 /// The quiescence value of the host's position, `ply` plies from the root and
@@ -116,7 +124,7 @@ pub fn qsearch<G: Game, H: QsHost<G>, const PV: bool>(
         move_count += 1;
         if !in_check {
             // Only exchanges that can lift the value to alpha are worth a look.
-            let needed = (alpha - stand_pat - units::<G>(200)).max(0);
+            let needed = host.capture_margin().map_or(0, |m| (alpha - stand_pat - m).max(0));
             if !host.game().see_ge(m, needed) {
                 continue;
             }

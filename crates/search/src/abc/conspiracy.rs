@@ -21,6 +21,7 @@
 //! counts few siblings and lets the search go deeper.
 
 use crate::game::Side;
+use crate::tt::Bound;
 use crate::value::Value;
 
 /// A move kept at a node, with its key.
@@ -30,6 +31,9 @@ pub struct Child<M> {
     /// The quiescence value after the move, from the mover's side (at the
     /// root: the previous iteration's value).
     pub key: Value,
+    /// What the key is: a quiescence search with the node's window gives a bound
+    /// where the value lies outside it (at the root: always exact).
+    pub bound: Bound,
     /// The move is on the line being searched now.
     pub searching: bool,
 }
@@ -149,7 +153,12 @@ mod tests {
             children: keys
                 .iter()
                 .enumerate()
-                .map(|(i, &key)| Child { mv: i as u32, key, searching: i == searching })
+                .map(|(i, &key)| Child {
+                    mv: i as u32,
+                    key,
+                    bound: Bound::Exact,
+                    searching: i == searching,
+                })
                 .collect(),
         }
     }

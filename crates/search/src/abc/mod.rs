@@ -20,7 +20,9 @@
 //!   at once with that value, so the node fails high without the other keys;
 //! - a position table ([`table`]) keeping each node's moves and keys between
 //!   iterations, and a quiescence table of its own (the crate's transposition
-//!   table, used by `qsearch` only).
+//!   table, used by `qsearch` only). A key is kept with what it is, exact or a
+//!   bound (outside the window it was computed with), and computed again where a
+//!   later node's window needs the value the bound does not give.
 //!
 //! Scale: KFEnd's Δ is 50 with a pawn worth 10, five pawns: here `delta` is in
 //! hundredths of the game's unit, 500 by default. KFEnd's thresholds are 20 for
@@ -61,6 +63,11 @@ pub struct AbcOptions {
     /// Moves a node keeps by key, and tactical moves it keeps beyond them.
     pub width: usize,
     pub captures: usize,
+    /// The widths of the nodes one and two plies from the root (0: `width`),
+    /// and of the root (0: every move).
+    pub width1: usize,
+    pub width2: usize,
+    pub root_width: usize,
     /// How far below the best value the root's window reaches, in hundredths of
     /// the unit.
     pub root_margin: Value,
@@ -68,6 +75,10 @@ pub struct AbcOptions {
     pub early_cut: bool,
     /// Whether the position table is used.
     pub position_table: bool,
+    /// The quiescence search's margin for captures, in hundredths of the unit:
+    /// a capture is passed over when its exchange value and this margin cannot
+    /// lift the value to alpha.
+    pub qs_margin: Value,
 }
 
 impl Default for AbcOptions {
@@ -79,24 +90,32 @@ impl Default for AbcOptions {
             opponent_offset: 0,
             width: 10,
             captures: 3,
+            width1: 0,
+            width2: 0,
+            root_width: 0,
             root_margin: 50,
             early_cut: true,
             position_table: true,
+            qs_margin: 200,
         }
     }
 }
 
 /// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
-pub const OPTIONS: [(&str, i64, i64, i64); 9] = [
+pub const OPTIONS: [(&str, i64, i64, i64); 13] = [
     ("ABC_Delta", 500, 0, 10_000),
     ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
     ("ABC_OpponentOffset", 0, -20, 20),
     ("ABC_Width", 10, 1, table::MAX_MOVES as i64 - 3),
     ("ABC_Captures", 3, 0, 3),
+    ("ABC_Width1", 0, 0, table::MAX_MOVES as i64 - 3),
+    ("ABC_Width2", 0, 0, table::MAX_MOVES as i64 - 3),
+    ("ABC_RootWidth", 0, 0, 600),
     ("ABC_RootMargin", 50, 0, 10_000),
     ("ABC_EarlyCut", 1, 0, 1),
     ("ABC_PositionTable", 1, 0, 1),
+    ("ABC_QsMargin", 200, 0, 100_000),
 ];
 
 impl AbcOptions {
@@ -116,11 +135,26 @@ impl AbcOptions {
             "ABC_OpponentOffset" => self.opponent_offset = value as i32,
             "ABC_Width" => self.width = value as usize,
             "ABC_Captures" => self.captures = value as usize,
+            "ABC_Width1" => self.width1 = value as usize,
+            "ABC_Width2" => self.width2 = value as usize,
+            "ABC_RootWidth" => self.root_width = value as usize,
             "ABC_RootMargin" => self.root_margin = value as Value,
             "ABC_EarlyCut" => self.early_cut = value != 0,
-            _ => self.position_table = value != 0,
+            "ABC_PositionTable" => self.position_table = value != 0,
+            _ => self.qs_margin = value as Value,
         }
         Ok(())
+    }
+}
+
+impl AbcOptions {
+    /// How many moves a node `ply` plies from the root (1 or more) keeps by key.
+    pub fn width_at(&self, ply: usize) -> usize {
+        match ply {
+            1 if self.width1 > 0 => self.width1,
+            2 if self.width2 > 0 => self.width2,
+            _ => self.width,
+        }
     }
 }
 

@@ -3,13 +3,17 @@
 //! computed. It never ends a search (it is not a cutoff table).
 //!
 //! An entry is 16 words of 64 bits (two cache lines): a check word, then up to 15
-//! moves, each `move (32 bits) | key (16) | 1 (bit 48)`, best key first, a zero
-//! word after the last. The check word is the position's key XORed with every
+//! moves, each `move (32 bits) | key (16) | 1 (bit 48) | bound (bits 49-50)`, best
+//! key first, a zero word after the last. A key is a quiescence value computed
+//! with the window its node had then, so it is kept with what it is, exact or a
+//! bound, and a later node whose window the bound does not settle computes it
+//! again. The check word is the position's key XORed with every
 //! move word, so an entry torn by two threads writing at once reads as a miss.
 //! Shared by all threads without locks; one entry per position slot, the newest
 //! kept.
 
 use crate::engine::AllocError;
+use crate::tt::Bound;
 use crate::value::Value;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use table::ZeroedSlice;
@@ -30,8 +34,20 @@ pub struct PositionTable {
     entries: ZeroedSlice<Entry>,
 }
 
-fn pack(code: u32, key: Value) -> u64 {
-    u64::from(code) | u64::from(key as i16 as u16) << 32 | PRESENT
+/// A stored move: its code, its key and what the key is.
+pub type Stored = (u32, Value, Bound);
+
+fn pack((code, key, bound): Stored) -> u64 {
+    u64::from(code) | u64::from(key as i16 as u16) << 32 | PRESENT | (bound as u64) << 49
+}
+
+fn unpack(word: u64) -> Stored {
+    let bound = match (word >> 49) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        _ => Bound::Exact,
+    };
+    (word as u32, Value::from((word >> 32) as u16 as i16), bound)
 }
 
 impl PositionTable {
@@ -68,9 +84,9 @@ impl PositionTable {
         &self.entries.as_slice()[i]
     }
 
-    /// The moves and keys stored for `key` (appended to `out` as `(code, key)`),
-    /// or `false` when there are none.
-    pub fn probe(&self, key: u64, out: &mut Vec<(u32, Value)>) -> bool {
+    /// The moves and keys stored for `key` (appended to `out`), or `false` when
+    /// there are none.
+    pub fn probe(&self, key: u64, out: &mut Vec<Stored>) -> bool {
         let entry = self.entry(key);
         let mut words = [0u64; WORDS];
         for (w, a) in words.iter_mut().zip(&entry.0) {
@@ -85,18 +101,18 @@ impl PositionTable {
             if w & PRESENT == 0 {
                 break;
             }
-            out.push((w as u32, Value::from((w >> 32) as u16 as i16)));
+            out.push(unpack(w));
         }
         out.len() > start
     }
 
-    /// Stores the first `MAX_MOVES` of `moves` (`(code, key)`, best first) for
-    /// `key`, replacing what the slot held.
-    pub fn store(&self, key: u64, moves: &[(u32, Value)]) {
+    /// Stores the first `MAX_MOVES` of `moves` (best first) for `key`, replacing
+    /// what the slot held.
+    pub fn store(&self, key: u64, moves: &[Stored]) {
         let entry = self.entry(key);
         let mut check = key;
         for i in 0..MAX_MOVES {
-            let word = moves.get(i).map_or(0, |&(code, k)| pack(code, k));
+            let word = moves.get(i).map_or(0, |&m| pack(m));
             check ^= word;
             entry.0[i + 1].store(word, Relaxed);
         }
@@ -125,28 +141,29 @@ mod tests {
         let t = PositionTable::try_new(1).unwrap();
         let mut out = Vec::new();
         assert!(!t.probe(42, &mut out));
-        t.store(42, &[(7, 300), (9, -32000), (1, 0)]);
+        let stored = [(7, 300, Bound::Lower), (9, -32000, Bound::Exact), (1, 0, Bound::Upper)];
+        t.store(42, &stored);
         assert!(t.probe(42, &mut out));
-        assert_eq!(out, [(7, 300), (9, -32000), (1, 0)]);
+        assert_eq!(out, stored);
         // Another key in the same slot (small keys all map to the first) is a miss.
         assert!(std::ptr::eq(t.entry(43), t.entry(42)));
         out.clear();
         assert!(!t.probe(43, &mut out));
         // More than MAX_MOVES: the best are kept.
-        let many: Vec<(u32, Value)> = (0..20).map(|i| (i + 1, 100 - i as Value)).collect();
+        let many: Vec<Stored> = (0..20).map(|i| (i + 1, 100 - i as Value, Bound::Exact)).collect();
         t.store(5, &many);
         out.clear();
         assert!(t.probe(5, &mut out));
         assert_eq!(out.len(), MAX_MOVES);
-        assert_eq!(out[0], (1, 100));
+        assert_eq!(out[0], (1, 100, Bound::Exact));
     }
 
     #[test]
     fn a_torn_entry_reads_as_a_miss() {
         let t = PositionTable::try_new(1).unwrap();
-        t.store(77, &[(3, 10), (4, 20)]);
+        t.store(77, &[(3, 10, Bound::Exact), (4, 20, Bound::Exact)]);
         // A second writer got as far as one move word.
-        t.entry(77).0[2].store(pack(5, 50), Relaxed);
+        t.entry(77).0[2].store(pack((5, 50, Bound::Exact)), Relaxed);
         assert!(!t.probe(77, &mut Vec::new()));
     }
 

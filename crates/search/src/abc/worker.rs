@@ -2,6 +2,7 @@
 //! and the root.
 
 use super::conspiracy::{Child, Conspiracy, Head};
+use super::table::Stored;
 use super::{AbcOptions, AbcTables};
 use crate::engine::{BoundReport, RootMoves, SearchThread, ThreadContext};
 use crate::game::{rules_end, units, Game, Side};
@@ -17,6 +18,29 @@ fn shown(v: Value) -> String {
         v if v >= INFINITE => "+inf".into(),
         v if v <= -INFINITE => "-inf".into(),
         v => v.to_string(),
+    }
+}
+
+/// What a key computed with window `(alpha, beta)` is (the quiescence search
+/// fails soft: outside the window its value is a bound).
+fn key_bound(key: Value, alpha: Value, beta: Value) -> Bound {
+    if key >= beta {
+        Bound::Lower
+    } else if key <= alpha {
+        Bound::Upper
+    } else {
+        Bound::Exact
+    }
+}
+
+/// Whether a key `key` that is `bound` serves a node of window `(alpha, beta)`
+/// as if it were exact: a lower bound at or above beta, an upper bound at or
+/// below alpha, say all the node's search needs of it.
+fn settles(key: Value, bound: Bound, alpha: Value, beta: Value) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => key >= beta,
+        Bound::Upper => key <= alpha,
     }
 }
 
@@ -40,6 +64,9 @@ pub struct AbcCounters {
     /// Nodes whose moves and keys were asked of the position table, and found.
     pub table_probes: u64,
     pub table_hits: u64,
+    /// Hits with a key stored as a bound the node's window needed exact, computed
+    /// again.
+    pub keys_recomputed: u64,
     /// Nodes the early β-cut ended, and the key searches it saved.
     pub early_cuts: u64,
     pub keys_saved: u64,
@@ -74,7 +101,7 @@ pub struct AbcThread<'s, G: Game> {
     moves: Vec<G::Move>,
     /// The generation index of each child of the node being expanded.
     generated: Vec<usize>,
-    stored: Vec<(u32, Value)>,
+    stored: Vec<Stored>,
     pub counters: AbcCounters,
     /// Lines of a trace of the search (see [`super::traced`]), when one is kept.
     pub(super) trace: Option<Vec<String>>,
@@ -117,18 +144,20 @@ impl<'s, G: Game> AbcThread<'s, G> {
 
     /// The key of `m` from this node (`ply`) with window `(alpha, beta)`: the
     /// quiescence value after it, from the mover's side (the end of the game or a
-    /// repetition where the move makes one).
-    fn key_of(&mut self, m: G::Move, alpha: Value, beta: Value, ply: usize) -> Value {
+    /// repetition where the move makes one), and what it is: a bound where it
+    /// lies outside the window (the quiescence search fails soft).
+    fn key_of(&mut self, m: G::Move, alpha: Value, beta: Value, ply: usize) -> (Value, Bound) {
         self.game.make_move(m);
-        let key = match self.end_value(ply + 1) {
-            Some(v) => -v,
+        let keyed = match self.end_value(ply + 1) {
+            Some(v) => (-v, Bound::Exact),
             None => {
                 self.counters.key_searches += 1;
-                -qsearch::<G, Self, false>(self, -beta, -alpha, ply + 1, 0)
+                let key = -qsearch::<G, Self, false>(self, -beta, -alpha, ply + 1, 0);
+                (key, key_bound(key, alpha, beta))
             }
         };
         self.game.unmake_move(m);
-        key
+        keyed
     }
 
     /// The moves of the node at `ply` with their keys, best first, as many as it
@@ -141,7 +170,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         head.side = side;
         head.children.clear();
         let key = self.game.key();
-        if self.options.position_table && self.read_table(key, &mut head) {
+        if self.options.position_table && self.read_table(key, &mut head, (alpha, beta), ply) {
             self.heads[ply] = head;
             return None;
         }
@@ -151,7 +180,8 @@ impl<'s, G: Game> AbcThread<'s, G> {
         let in_check = self.game.in_check();
         let (first, quiet) = self.split_for_keys(&moves, in_check, ply);
         let total = moves.len();
-        let mut keys = KeysSoFar { best: Vec::with_capacity(self.options.width + 1), computed: 0 };
+        let width = self.options.width_at(ply);
+        let mut keys = KeysSoFar { best: Vec::with_capacity(width + 1), computed: 0 };
         let mut cut = None;
         for &i in &first {
             cut = self.take_key(
@@ -175,7 +205,6 @@ impl<'s, G: Game> AbcThread<'s, G> {
             // and their keys are not needed.
             let ordered = self.bounded(&moves, &quiet, ply);
             for (n, &(i, bound)) in ordered.iter().enumerate() {
-                let width = self.options.width;
                 if keys.best.len() == width && bound < keys.best[width - 1] {
                     self.counters.keys_bounded += (ordered.len() - n) as u64;
                     break;
@@ -205,7 +234,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             head.children.extend(ranked.into_iter().map(|(c, _)| c));
             self.generated = generated;
             if !in_check {
-                self.prune(&mut head);
+                self.prune(&mut head, width);
             }
             if self.options.position_table {
                 self.write_table(key, &head);
@@ -225,7 +254,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         ply: usize,
     ) -> (Vec<usize>, Vec<usize>) {
         self.generated.clear();
-        let all = in_check || ply == 0 || moves.len() <= self.options.width;
+        let all = in_check || ply == 0 || moves.len() <= self.options.width_at(ply);
         (0..moves.len()).partition(|&i| {
             let m = moves[i];
             all || self.game.is_tactical(m) || self.game.gives_check(m)
@@ -265,7 +294,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         total: usize,
     ) -> Option<Value> {
         keys.computed += 1;
-        let key = self.key_of(m, alpha, beta, ply);
+        let (key, bound) = self.key_of(m, alpha, beta, ply);
         if self.options.early_cut && key >= beta && !in_check && ply >= 2 {
             // The node would search its best key first, at or above beta, and
             // that child would end at once: the mover's conspiracy depth at beta
@@ -277,7 +306,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             // as the next keys.
             let side = head.side;
             let others = head.count_above(beta.saturating_sub(self.conspiracy.delta));
-            let here = self.conspiracy.sfunc(others.min(self.options.width - 1));
+            let here = self.conspiracy.sfunc(others.min(self.options.width_at(ply) - 1));
             let above = self.conspiracy.depth(&self.heads[..ply], side, beta);
             if above + here >= self.conspiracy.thresholds[side.index()] {
                 self.counters.early_cuts += 1;
@@ -285,9 +314,9 @@ impl<'s, G: Game> AbcThread<'s, G> {
                 return Some(key);
             }
         }
-        head.children.push(Child { mv: m, key, searching: false });
+        head.children.push(Child { mv: m, key, bound, searching: false });
         self.generated.push(i);
-        Self::note_key(&mut keys.best, self.options.width, key);
+        Self::note_key(&mut keys.best, self.options.width_at(ply), key);
         None
     }
 
@@ -303,8 +332,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
 
     /// Forward pruning: the best `width` moves by key, and up to `captures` of the
     /// tactical moves after them.
-    fn prune(&self, head: &mut Head<G::Move>) {
-        let width = self.options.width;
+    fn prune(&self, head: &mut Head<G::Move>, width: usize) {
         if head.children.len() <= width {
             return;
         }
@@ -324,23 +352,51 @@ impl<'s, G: Game> AbcThread<'s, G> {
     /// The node's moves and keys from the position table: each stored move must
     /// be one of the position's legal moves (an entry of another position that
     /// shares the slot is refused), and is taken from the generator, so that the
-    /// game's own move values are kept whatever the table's encoding drops.
-    fn read_table(&mut self, key: u64, head: &mut Head<G::Move>) -> bool {
+    /// game's own move values are kept whatever the table's encoding drops. A key
+    /// stored as a bound that the window `(alpha, beta)` needs exact is computed
+    /// again (and the entry rewritten).
+    fn read_table(
+        &mut self,
+        key: u64,
+        head: &mut Head<G::Move>,
+        (alpha, beta): (Value, Value),
+        ply: usize,
+    ) -> bool {
         self.counters.table_probes += 1;
         self.stored.clear();
         if !self.tables.positions.probe(key, &mut self.stored) {
             return false;
         }
-        self.moves.clear();
-        self.game.legal_moves(&mut self.moves);
-        for &(code, k) in &self.stored {
-            let Some(&m) = self.moves.iter().find(|&&m| G::encode_move(m) == code) else {
-                head.children.clear();
-                return false;
+        let mut moves = std::mem::take(&mut self.moves);
+        moves.clear();
+        self.game.legal_moves(&mut moves);
+        let mut found = true;
+        for &(code, k, bound) in &self.stored {
+            let Some(&m) = moves.iter().find(|&&m| G::encode_move(m) == code) else {
+                found = false;
+                break;
             };
-            head.children.push(Child { mv: m, key: k, searching: false });
+            head.children.push(Child { mv: m, key: k, bound, searching: false });
+        }
+        self.moves = moves;
+        if !found {
+            head.children.clear();
+            return false;
         }
         self.counters.table_hits += 1;
+        let mut recomputed = false;
+        for c in head.children.iter_mut() {
+            if !settles(c.key, c.bound, alpha, beta) {
+                (c.key, c.bound) = self.key_of(c.mv, alpha, beta, ply);
+                recomputed = true;
+            }
+        }
+        if recomputed {
+            self.counters.keys_recomputed += 1;
+            // Stable: equal keys keep the order they were stored in.
+            head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
+            self.write_table(key, head);
+        }
         true
     }
 
@@ -351,7 +407,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             if code == 0 {
                 return; // the game keeps no moves in tables
             }
-            self.stored.push((code, c.key));
+            self.stored.push((code, c.key, c.bound));
         }
         self.tables.positions.store(key, &self.stored);
     }
@@ -518,11 +574,14 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             let key = if previous != -INFINITE {
                 previous
             } else {
-                self.key_of(m, -INFINITE, INFINITE, 0)
+                self.key_of(m, -INFINITE, INFINITE, 0).0
             };
-            head.children.push(Child { mv: m, key, searching: false });
+            head.children.push(Child { mv: m, key, bound: Bound::Exact, searching: false });
         }
         head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
+        if self.options.root_width > 0 && !self.game.in_check() {
+            self.prune(&mut head, self.options.root_width);
+        }
         if self.trace.is_some() {
             let c = &self.conspiracy;
             let line = format!(
@@ -580,6 +639,7 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             ("key_searches", c.key_searches),
             ("table_probes", c.table_probes),
             ("table_hits", c.table_hits),
+            ("keys_recomputed", c.keys_recomputed),
             ("early_cuts", c.early_cuts),
             ("keys_saved", c.keys_saved),
             ("keys_bounded", c.keys_bounded),
@@ -630,5 +690,39 @@ impl<G: Game> QsHost<G> for AbcThread<'_, G> {
     #[inline(always)]
     fn plies(&mut self) -> &mut PlyStack<G::Move> {
         &mut self.plies
+    }
+
+    #[inline(always)]
+    fn capture_margin(&self) -> Option<Value> {
+        Some(units::<G>(self.options.qs_margin))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_outside_the_window_are_bounds() {
+        assert_eq!(key_bound(50, -100, 100), Bound::Exact);
+        assert_eq!(key_bound(100, -100, 100), Bound::Lower);
+        assert_eq!(key_bound(3227, -100, 100), Bound::Lower);
+        assert_eq!(key_bound(-100, -100, 100), Bound::Upper);
+    }
+
+    /// A key kept from a node with another window is used only where its bound
+    /// decides the same as the exact value would.
+    #[test]
+    fn a_kept_bound_serves_only_windows_it_settles() {
+        // Computed with window (-100, 100): the key 3227 means "at least 100".
+        assert!(settles(3227, Bound::Lower, -100, 100));
+        assert!(settles(3227, Bound::Lower, -500, 50));
+        // A window reaching above 100 needs the value itself.
+        assert!(!settles(3227, Bound::Lower, 0, 4000));
+        assert!(!settles(150, Bound::Lower, 100, 200));
+        // An upper bound of -300 serves windows whose alpha is at least -300.
+        assert!(settles(-300, Bound::Upper, -300, 0));
+        assert!(!settles(-300, Bound::Upper, -400, 0));
+        assert!(settles(7, Bound::Exact, 100, 200));
     }
 }
