@@ -66,6 +66,7 @@ impl<G: Game> Worker<'_, G> {
 
         // Step 2. Count the node; give up when told to stop.
         self.ctx.count_node();
+        self.counters.main_nodes += 1;
         if self.stopped() {
             return DRAW;
         }
@@ -97,6 +98,8 @@ impl<G: Game> Worker<'_, G> {
         let excluding = excluded != G::Move::default();
         let key = self.game.key();
         let entry = self.tt.probe(key);
+        self.counters.table_probes += 1;
+        self.counters.table_hits += u64::from(entry.is_some());
         let tt_move = entry.map_or(G::Move::default(), |e| G::decode_move(e.mv));
         if let Some(e) = entry {
             if !PV && !excluding && e.depth >= depth && cuts(e, ply_v, alpha, beta) {

@@ -27,6 +27,18 @@ impl Default for Frame {
     }
 }
 
+/// What a PVS thread counted, for `kyobo bench` (to set beside ABC's counters).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct PvsCounters {
+    /// Nodes above the horizon (quiescence nodes not included).
+    pub main_nodes: u64,
+    /// Quiescence searches started at the horizon.
+    pub qsearches: u64,
+    /// Transposition-table probes of main nodes, and those that found an entry.
+    pub table_probes: u64,
+    pub table_hits: u64,
+}
+
 pub struct Worker<'s, G: Game> {
     pub(super) game: G,
     pub(super) tt: &'s TranspositionTable,
@@ -43,6 +55,7 @@ pub struct Worker<'s, G: Game> {
     /// The iteration's depth: extensions stop at twice this ply.
     pub(super) root_depth: i32,
     reductions: Vec<[u8; 64]>,
+    pub(super) counters: PvsCounters,
 }
 
 impl<'s, G: Game> Worker<'s, G> {
@@ -72,6 +85,7 @@ impl<'s, G: Game> Worker<'s, G> {
             stack: vec![Frame::default(); plies],
             root_depth: 1,
             reductions,
+            counters: PvsCounters::default(),
         }
     }
 
@@ -139,6 +153,7 @@ impl<'s, G: Game> Worker<'s, G> {
         beta: Value,
         ply: usize,
     ) -> Value {
+        self.counters.qsearches += 1;
         qsearch::<G, Self, PV>(self, alpha, beta, ply, 0)
     }
 }
@@ -193,5 +208,15 @@ impl<'s, G: Game> SearchThread<'s, G> for Worker<'s, G> {
         on_bound: Option<BoundReport<'_, G::Move>>,
     ) {
         self.aspiration(roots, depth, on_bound);
+    }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        let c = &self.counters;
+        vec![
+            ("main_nodes", c.main_nodes),
+            ("qsearches", c.qsearches),
+            ("table_probes", c.table_probes),
+            ("table_hits", c.table_hits),
+        ]
     }
 }
