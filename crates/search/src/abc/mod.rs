@@ -25,7 +25,9 @@
 //!   later node's window needs the value the bound does not give.
 //!
 //! Scale: KFEnd's Δ is 50 with a pawn worth 10, five pawns: here `delta` is in
-//! hundredths of the game's unit, 500 by default. KFEnd's thresholds are 20 for
+//! hundredths of the game's unit, 250 by default, two and a half pawns, which
+//! scored 47-33 against five in two matches of 40 games at 200 ms a move
+//! (docs/BENCHMARKS.md, "ABC search"). KFEnd's thresholds are 20 for
 //! both sides, reached here by iteration 20 with both offsets 0. The margin of the
 //! root is KFEnd's "a little", chosen as half a pawn. SFunc's cap is 3, not
 //! KFEnd's 5: in matches at 100 ms a move the cap of 3 scored 23-12-5 against the
@@ -84,7 +86,7 @@ pub struct AbcOptions {
 impl Default for AbcOptions {
     fn default() -> Self {
         AbcOptions {
-            delta: 500,
+            delta: 250,
             sfunc_cap: 3,
             own_offset: 0,
             opponent_offset: 0,
@@ -103,7 +105,7 @@ impl Default for AbcOptions {
 
 /// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
 pub const OPTIONS: [(&str, i64, i64, i64); 13] = [
-    ("ABC_Delta", 500, 0, 10_000),
+    ("ABC_Delta", 250, 0, 10_000),
     ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
     ("ABC_OpponentOffset", 0, -20, 20),
