@@ -22,21 +22,15 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pgn_positions import games  # noqa: E402
-from score_games import Engine  # noqa: E402
+from score_games import Engine, game_arguments  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CAP = 3000
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pgn")
-    parser.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "kyobo"))
-    parser.add_argument("--player", default="Kyobo", help="the PGN name whose moves are judged")
-    parser.add_argument("--nodes", type=int, default=200000)
-    parser.add_argument("--from-ply", type=int, default=36)
+    game_arguments(parser, 200000)
     parser.add_argument("--blunder", type=int, default=300)
-    parser.add_argument("--max-games", type=int, default=None)
     args = parser.parse_args()
     with open(args.pgn, encoding="utf-8") as f:
         text = f.read()

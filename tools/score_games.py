@@ -67,15 +67,20 @@ class Engine:
         self.proc.wait()
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def game_arguments(parser, nodes):
+    """The arguments every per-move tool over a match PGN takes."""
     parser.add_argument("pgn")
     parser.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "kyobo"))
-    parser.add_argument("--player", default="Kyobo", help="the PGN name whose moves are scored")
-    parser.add_argument("--nodes", type=int, default=100000)
+    parser.add_argument("--player", default="Kyobo", help="the PGN name whose moves are looked at")
+    parser.add_argument("--nodes", type=int, default=nodes)
     parser.add_argument("--from-ply", type=int, default=36)
-    parser.add_argument("--optimistic", type=int, default=400)
     parser.add_argument("--max-games", type=int, default=None)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    game_arguments(parser, 100000)
+    parser.add_argument("--optimistic", type=int, default=400)
     args = parser.parse_args()
     with open(args.pgn, encoding="utf-8") as f:
         text = f.read()
