@@ -45,11 +45,10 @@ pub trait QsHost<G: Game> {
     fn plies(&mut self) -> &mut PlyStack<G::Move>;
     /// How much more than its exchange value a capture is assumed to lift the
     /// value by, at most: captures that cannot reach alpha even so are passed
-    /// over. `None`: only captures that lose material are passed over (a value
-    /// that is kept, as ABC keeps its keys, must not miss a recapture whose
-    /// worth lies beyond the material).
-    fn capture_margin(&self) -> Option<Value> {
-        Some(units::<G>(200))
+    /// over (a margin larger than any value passes over only captures that lose
+    /// material).
+    fn capture_margin(&self) -> Value {
+        units::<G>(200)
     }
 }
 
@@ -124,7 +123,7 @@ pub fn qsearch<G: Game, H: QsHost<G>, const PV: bool>(
         move_count += 1;
         if !in_check {
             // Only exchanges that can lift the value to alpha are worth a look.
-            let needed = host.capture_margin().map_or(0, |m| (alpha - stand_pat - m).max(0));
+            let needed = (alpha - stand_pat - host.capture_margin()).max(0);
             if !host.game().see_ge(m, needed) {
                 continue;
             }

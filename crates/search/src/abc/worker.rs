@@ -21,18 +21,6 @@ fn shown(v: Value) -> String {
     }
 }
 
-/// What a key computed with window `(alpha, beta)` is (the quiescence search
-/// fails soft: outside the window its value is a bound).
-fn key_bound(key: Value, alpha: Value, beta: Value) -> Bound {
-    if key >= beta {
-        Bound::Lower
-    } else if key <= alpha {
-        Bound::Upper
-    } else {
-        Bound::Exact
-    }
-}
-
 /// Whether a key `key` that is `bound` serves a node of window `(alpha, beta)`
 /// as if it were exact: a lower bound at or above beta, an upper bound at or
 /// below alpha, say all the node's search needs of it.
@@ -153,7 +141,8 @@ impl<'s, G: Game> AbcThread<'s, G> {
             None => {
                 self.counters.key_searches += 1;
                 let key = -qsearch::<G, Self, false>(self, -beta, -alpha, ply + 1, 0);
-                (key, key_bound(key, alpha, beta))
+                // Fail-soft: outside the window the key is a bound.
+                (key, Bound::of(key, alpha, beta, true))
             }
         };
         self.game.unmake_move(m);
@@ -693,8 +682,8 @@ impl<G: Game> QsHost<G> for AbcThread<'_, G> {
     }
 
     #[inline(always)]
-    fn capture_margin(&self) -> Option<Value> {
-        Some(units::<G>(self.options.qs_margin))
+    fn capture_margin(&self) -> Value {
+        units::<G>(self.options.qs_margin)
     }
 }
 
@@ -704,10 +693,10 @@ mod tests {
 
     #[test]
     fn keys_outside_the_window_are_bounds() {
-        assert_eq!(key_bound(50, -100, 100), Bound::Exact);
-        assert_eq!(key_bound(100, -100, 100), Bound::Lower);
-        assert_eq!(key_bound(3227, -100, 100), Bound::Lower);
-        assert_eq!(key_bound(-100, -100, 100), Bound::Upper);
+        assert_eq!(Bound::of(50, -100, 100, true), Bound::Exact);
+        assert_eq!(Bound::of(100, -100, 100, true), Bound::Lower);
+        assert_eq!(Bound::of(3227, -100, 100, true), Bound::Lower);
+        assert_eq!(Bound::of(-100, -100, 100, true), Bound::Upper);
     }
 
     /// A key kept from a node with another window is used only where its bound
