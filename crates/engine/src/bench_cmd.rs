@@ -3,10 +3,12 @@
 //! evaluation changes. `--threads N` runs Lazy SMP instead, for its time-to-depth
 //! speed-up (the node count is then not deterministic).
 
+use eval::nnue::Network;
 use eval::ShogiGame;
 use search::engine::Signals;
 use search::{Engine, Limits};
 use shogi::Position;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Opening, middle game, a sharp attack (the "Matsuri" perft position), endgames.
@@ -47,6 +49,10 @@ pub struct BenchArgs {
     /// of USI.
     #[arg(long)]
     japanese: bool,
+    /// Evaluate with this NNUE network (an `nn.bin` file) instead of the
+    /// handcrafted evaluation.
+    #[arg(long, value_name = "FILE")]
+    eval_file: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), String> {
@@ -58,6 +64,12 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         engine.set_algorithm_option(name, value).map_err(|e| format!("--option: {e}"))?;
     }
     engine.try_set_hash_mb(args.hash).map_err(|e| format!("--hash {}: {e}", args.hash))?;
+    let network = match &args.eval_file {
+        Some(path) => Some(Arc::new(
+            Network::read(path).map_err(|e| format!("--eval-file {}: {e}", path.display()))?,
+        )),
+        None => None,
+    };
     let mut counters: Vec<(&'static str, u64)> = Vec::new();
     let start = Instant::now();
     let mut total = 0u64;
@@ -75,7 +87,10 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             Position::from_sfen(sfen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
         engine.clear();
         let signals = Signals::new();
-        let game = ShogiGame::new(pos.clone());
+        let mut game = ShogiGame::new(pos.clone());
+        if network.is_some() && !game.set_network(network.clone()) {
+            return Err(format!("bench position {}: not for the network", i + 1));
+        }
         let result = engine.search(&game, &limits, &signals, &mut |_| {});
         let best = match result.best_move {
             None => "resign".to_string(),

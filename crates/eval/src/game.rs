@@ -2,12 +2,15 @@
 //! the declaration rule and the move limit.
 
 use crate::incremental;
+use crate::nnue::{Network, NnueStack};
 use crate::see;
 use search::{Game, Outcome, RepetitionStatus, Side, Value};
 use shogi::movegen::{
     generate_captures, generate_drops, generate_evasions, generate_legal, generate_quiets, MoveList,
 };
 use shogi::{Color, Declaration, EnteringKingRule, Move, PieceKind, Position, Repetition};
+use std::cell::RefCell;
+use std::sync::Arc;
 
 #[derive(Clone, Debug)]
 pub struct ShogiGame {
@@ -17,6 +20,9 @@ pub struct ShogiGame {
     pub entering_king_rule: EnteringKingRule,
     /// 0: no limit. Otherwise positions after this SFEN move number are draws.
     pub max_moves_to_draw: u32,
+    /// The network that evaluates instead of the handcrafted evaluation, with its
+    /// accumulators (updated when a position is evaluated, hence the cell).
+    nnue: Option<RefCell<NnueStack>>,
 }
 
 impl ShogiGame {
@@ -24,7 +30,27 @@ impl ShogiGame {
         let sum = incremental::full(&pos);
         let mut sums = Vec::with_capacity(256);
         sums.push(sum);
-        ShogiGame { pos, sums, entering_king_rule: EnteringKingRule::Point27, max_moves_to_draw: 0 }
+        ShogiGame {
+            pos,
+            sums,
+            entering_king_rule: EnteringKingRule::Point27,
+            max_moves_to_draw: 0,
+            nnue: None,
+        }
+    }
+
+    /// Evaluates with `network` from now on (`None`: the handcrafted evaluation).
+    /// Returns whether the network evaluates this position: it cannot where the
+    /// position is not made of the standard set of pieces (a king missing, extra
+    /// pieces), and the handcrafted evaluation stays.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) -> bool {
+        self.nnue = network.and_then(|n| NnueStack::new(n, &self.pos)).map(RefCell::new);
+        self.nnue.is_some()
+    }
+
+    /// Whether a network evaluates (see [`ShogiGame::set_network`]).
+    pub fn uses_network(&self) -> bool {
+        self.nnue.is_some()
     }
 
     pub fn position(&self) -> &Position {
@@ -78,6 +104,9 @@ impl Game for ShogiGame {
     fn make_move(&mut self, m: Move) {
         let sum = self.sums.last().copied().unwrap_or_default() + incremental::delta(&self.pos, m);
         self.sums.push(sum);
+        if let Some(nnue) = &mut self.nnue {
+            nnue.get_mut().make_move(&self.pos, m);
+        }
         self.pos.do_move(m);
     }
 
@@ -85,10 +114,16 @@ impl Game for ShogiGame {
     fn unmake_move(&mut self, m: Move) {
         self.pos.undo_move(m);
         self.sums.pop();
+        if let Some(nnue) = &mut self.nnue {
+            nnue.get_mut().unmake();
+        }
     }
 
     #[inline]
     fn evaluate(&self) -> Value {
+        if let Some(nnue) = &self.nnue {
+            return nnue.borrow_mut().evaluate(&self.pos);
+        }
         crate::evaluate(&self.pos, self.sums.last().copied().unwrap_or_default())
     }
 
@@ -219,12 +254,18 @@ impl Game for ShogiGame {
     fn make_null_move(&mut self) {
         let sum = self.sums.last().copied().unwrap_or_default();
         self.sums.push(sum);
+        if let Some(nnue) = &mut self.nnue {
+            nnue.get_mut().make_null_move();
+        }
         self.pos.do_null_move();
     }
 
     fn unmake_null_move(&mut self) {
         self.pos.undo_null_move();
         self.sums.pop();
+        if let Some(nnue) = &mut self.nnue {
+            nnue.get_mut().unmake();
+        }
     }
 
     fn encode_move(m: Move) -> u32 {

@@ -29,6 +29,7 @@ pub mod king_safety;
 pub mod king_zone;
 pub mod mate1;
 pub mod mobility;
+pub mod nnue;
 pub mod params;
 pub mod phase;
 pub mod see;

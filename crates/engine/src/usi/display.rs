@@ -2,7 +2,9 @@
 //! (`moves`), the evaluation (`eval`) and the commands (`help`), each line sent
 //! as an `info string` so that a GUI reading the same pipe is not confused.
 
+use eval::nnue::Network;
 use shogi::{legal_moves, Color, Position, Square};
+use std::sync::Arc;
 
 /// The board as files 9 to 1 across and ranks a to i down, Black's pieces in
 /// upper case and White's in lower case (`+` for promoted), then the side to
@@ -60,10 +62,18 @@ pub fn shape(pos: &Position) -> Vec<String> {
     lines
 }
 
-/// The static evaluation, its main terms and the phase.
-pub fn evaluation(pos: &Position) -> Vec<String> {
+/// The static evaluation, its main terms and the phase; first the network's
+/// value when a network evaluates.
+pub fn evaluation(pos: &Position, network: Option<&Arc<Network>>) -> Vec<String> {
     let b = eval::evaluate::breakdown(pos);
     let mut lines = Vec::new();
+    if let Some(network) = network {
+        lines.push(match eval::nnue::stack::evaluate_afresh(network, pos) {
+            Some(v) => format!("nnue value {v} (side to move's view)"),
+            None => "nnue value none (not the standard set of pieces)".to_string(),
+        });
+        lines.push("handcrafted evaluation:".to_string());
+    }
     for (name, value) in &b.terms {
         lines.push(format!("{name:<36}{value:>7}"));
     }

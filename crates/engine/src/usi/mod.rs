@@ -18,6 +18,7 @@ mod display;
 mod dobutsu;
 mod mate_hook;
 mod mate_probe;
+mod nnue;
 pub mod options;
 mod report;
 mod session;

@@ -33,7 +33,13 @@ pub struct Options {
     pub dobutsu_database: String,
     /// The opening book and the opening variety without one.
     pub book: BookOptions,
+    /// The NNUE network's file (`EvalFile`, or `nn.bin` in `EvalDir`); `None`:
+    /// the handcrafted evaluation.
+    pub eval_file: Option<String>,
 }
+
+/// `EvalFile`'s and `EvalDir`'s value that means the handcrafted evaluation.
+pub const NO_EVAL_FILE: &str = "none";
 
 /// The game the engine plays (option `Variant`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +87,7 @@ impl Default for Options {
             variant: Variant::Shogi,
             dobutsu_database: crate::dobutsu_cmd::DEFAULT_DB.to_string(),
             book: BookOptions::default(),
+            eval_file: None,
         }
     }
 }
@@ -162,6 +169,8 @@ impl Options {
             "option name DobutsuDatabase type string default {}",
             defaults.dobutsu_database
         ));
+        lines.push(format!("option name EvalFile type string default {NO_EVAL_FILE}"));
+        lines.push(format!("option name EvalDir type string default {NO_EVAL_FILE}"));
         lines.extend(BookOptions::declarations());
         lines
     }
@@ -177,6 +186,8 @@ impl Options {
             "SearchAlgorithm",
             "Variant",
             "DobutsuDatabase",
+            "EvalFile",
+            "EvalDir",
         ]
         .into_iter()
         .chain(SPINS.iter().map(|(n, _, _)| *n))
@@ -230,6 +241,20 @@ impl Options {
                 return Err("DobutsuDatabase needs a path".to_string());
             }
             self.dobutsu_database = value.to_string();
+            return Ok(());
+        }
+        if name == "EvalFile" || name == "EvalDir" {
+            if value.is_empty() {
+                return Err(format!("{name} needs a path or {NO_EVAL_FILE}"));
+            }
+            self.eval_file = if value.eq_ignore_ascii_case(NO_EVAL_FILE) {
+                None
+            } else if name == "EvalDir" {
+                // YaneuraOu's option: the folder of the file `nn.bin`.
+                Some(std::path::Path::new(value).join("nn.bin").to_string_lossy().into_owned())
+            } else {
+                Some(value.to_string())
+            };
             return Ok(());
         }
         if name == "SearchAlgorithm" {
@@ -297,6 +322,13 @@ mod tests {
         assert!(o.set("SearchAlgorithm", Some("abc")).is_ok());
         assert_eq!(o.algorithm, "ABC");
         assert!(o.set("abc_width", Some("6")).is_ok());
+        assert!(o.set("EvalFile", Some("")).is_err());
+        assert!(o.set("evalfile", Some("nets/a.bin")).is_ok());
+        assert_eq!(o.eval_file.as_deref(), Some("nets/a.bin"));
+        assert!(o.set("EvalDir", Some("eval")).is_ok());
+        assert_eq!(o.eval_file.as_deref(), Some("eval/nn.bin"));
+        assert!(o.set("EvalFile", Some("None")).is_ok());
+        assert_eq!(o.eval_file, None);
         assert!(o.set("ABC_Width", Some("99")).is_err());
         let width = ABC_OPTIONS.iter().position(|o| o.0 == "ABC_Width").unwrap();
         assert_eq!(o.abc[width], 6);
@@ -359,6 +391,8 @@ mod tests {
             "ABC_Width",
             "Variant",
             "DobutsuDatabase",
+            "EvalFile",
+            "EvalDir",
             "USI_OwnBook",
             "BookFile",
             "BookMoves",

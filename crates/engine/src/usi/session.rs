@@ -3,6 +3,7 @@
 use super::book::{random_opening_here, random_opening_pick, BookAnswer, BookState};
 use super::command::{excerpt, shorten, ClockFields, Command, GoParams, Start};
 use super::dobutsu::{self, DobutsuState};
+use super::nnue::NetworkState;
 use super::options::{Options, Variant};
 use super::report::{bestmove_line, info_line, Answer};
 use super::{display, mate_hook, mate_probe, send, shape_time};
@@ -53,6 +54,8 @@ pub struct Session {
     dobutsu: DobutsuState,
     /// The opening book (`BookFile`) and the random draws of the opening.
     book: BookState,
+    /// The NNUE network (`EvalFile`), when one is read.
+    network: NetworkState,
 }
 
 impl Default for Session {
@@ -116,6 +119,7 @@ impl Session {
             probe_solver: Arc::new(Mutex::new(mate::Solver::new(probe_mb))),
             dobutsu: DobutsuState::new(),
             book: BookState::default(),
+            network: NetworkState::default(),
         }
     }
 
@@ -145,6 +149,7 @@ impl Session {
                         Variant::Shogi => {
                             self.make_tables();
                             self.prepare_book();
+                            self.prepare_network();
                         }
                         Variant::Dobutsu => self.prepare_dobutsu(),
                     }
@@ -232,7 +237,11 @@ impl Session {
             }
             Command::Display => self.tell(display::board(&self.position)),
             Command::Moves => self.tell(display::moves(&self.position)),
-            Command::Eval => self.tell(display::evaluation(&self.position)),
+            Command::Eval => {
+                self.prepare_network();
+                let network = self.network.network.as_ref();
+                self.tell(display::evaluation(&self.position, network))
+            }
             Command::Shape => self.tell(display::shape(&self.position)),
             Command::Help => self.tell(display::help()),
         }
@@ -393,9 +402,13 @@ impl Session {
             && among.is_empty()
             && random_opening_here(&self.position, &self.options.book))
         .then(|| book::Rng::new(self.book.rng.next_u64()));
+        self.prepare_network();
         let mut game = ShogiGame::new(self.position.clone());
         game.entering_king_rule = self.options.entering_king_rule;
         game.max_moves_to_draw = self.options.max_moves_to_draw;
+        if !game.set_network(self.network.network.clone()) && self.network.network.is_some() {
+            warning("the NNUE network evaluates only positions of the standard set of pieces; searching with the handcrafted evaluation");
+        }
 
         let limited = limits.depth.is_some() || limits.nodes.is_some() || limits.uses_clock();
         self.open_ended = params.infinite || params.ponder || !limited;
@@ -426,6 +439,15 @@ impl Session {
                 send(&bestmove_line(&answer));
             }
         }));
+    }
+
+    /// Reads the network `EvalFile` names (when it changed), telling the GUI.
+    fn prepare_network(&mut self) {
+        match self.network.prepare(self.options.eval_file.as_deref()) {
+            Some(Ok(line)) => send(&format!("info string {line}")),
+            Some(Err(e)) => error(e),
+            None => {}
+        }
     }
 
     /// Opens the book `BookFile` names (when it changed), telling the GUI.

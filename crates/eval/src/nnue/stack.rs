@@ -1,0 +1,198 @@
+//! The accumulators along the line a search is on: one entry per ply made, each
+//! with the changes its move made to the features, computed only when a position
+//! is evaluated (from the nearest computed entry below it, or afresh for a side
+//! whose king moved in between).
+
+use super::features::{self, Changes, SET};
+use super::network::{Accumulator, OUTPUT_SCALE};
+use super::Network;
+use search::value::{Value, MATE_IN_MAX_PLY};
+use shogi::{Color, Move, Position};
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    accumulator: Accumulator,
+    computed: [bool; 2],
+    /// What the move that led here changed.
+    changes: Changes,
+}
+
+/// A network and the accumulators of the current line.
+#[derive(Clone)]
+pub struct NnueStack {
+    network: Arc<Network>,
+    /// `entries[..=top]` are the current line's, the root's first.
+    entries: Vec<Entry>,
+    top: usize,
+    features: Vec<usize>,
+    removed: Vec<usize>,
+    added: Vec<usize>,
+}
+
+impl std::fmt::Debug for NnueStack {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "NnueStack(ply {})", self.top)
+    }
+}
+
+impl NnueStack {
+    /// The stack for a search from `pos`; `None` when the position is not made
+    /// of the standard set of pieces (see [`features::pieces`]).
+    pub fn new(network: Arc<Network>, pos: &Position) -> Option<NnueStack> {
+        features::pieces(pos)?;
+        let root = Entry {
+            accumulator: Accumulator::default(),
+            computed: [false; 2],
+            changes: Changes::default(),
+        };
+        let mut entries = Vec::with_capacity(256);
+        entries.push(root);
+        Some(NnueStack {
+            network,
+            entries,
+            top: 0,
+            features: Vec::with_capacity(SET),
+            removed: Vec::with_capacity(2),
+            added: Vec::with_capacity(2),
+        })
+    }
+
+    fn push(&mut self, changes: Changes) {
+        self.top += 1;
+        let entry = Entry { accumulator: Accumulator::default(), computed: [false; 2], changes };
+        if self.top == self.entries.len() {
+            self.entries.push(entry);
+        } else {
+            // The accumulator is only read once computed, so it need not be cleared.
+            let e = &mut self.entries[self.top];
+            e.computed = [false; 2];
+            e.changes = changes;
+        }
+    }
+
+    /// Before `pos.do_move(m)`.
+    #[inline]
+    pub fn make_move(&mut self, pos: &Position, m: Move) {
+        self.push(Changes::of_move(pos, m));
+    }
+
+    #[inline]
+    pub fn make_null_move(&mut self) {
+        self.push(Changes::default());
+    }
+
+    /// After the move or null move is taken back.
+    #[inline]
+    pub fn unmake(&mut self) {
+        self.top = self.top.saturating_sub(1);
+    }
+
+    /// Brings `view`'s accumulator of the top entry up to date for `pos`.
+    fn compute(&mut self, pos: &Position, view: Color) {
+        let v = view.index();
+        if self.entries[self.top].computed[v] {
+            return;
+        }
+        let Some(king) = features::king_square(pos, view) else { return };
+        // The nearest entry below whose accumulator is computed, unless this
+        // side's king moved on the way (then every feature changed).
+        let mut from = self.top;
+        let mut reachable = false;
+        while from > 0 {
+            if self.entries[from].changes.king_moved == Some(view) {
+                break;
+            }
+            from -= 1;
+            if self.entries[from].computed[v] {
+                reachable = true;
+                break;
+            }
+        }
+        if !reachable {
+            self.features.clear();
+            if let Some(pieces) = features::pieces(pos) {
+                self.features.extend(pieces.iter().map(|p| features::index(king, p[v])));
+            }
+            let top = &mut self.entries[self.top];
+            self.network.refresh(&mut top.accumulator.0[v], &self.features);
+            top.computed[v] = true;
+            return;
+        }
+        for ply in from + 1..=self.top {
+            let (below, above) = self.entries.split_at_mut(ply);
+            let (previous, entry) = (&below[ply - 1], &mut above[0]);
+            entry.accumulator.0[v] = previous.accumulator.0[v];
+            let changes = entry.changes;
+            self.removed.clear();
+            self.added.clear();
+            for i in 0..changes.count as usize {
+                self.removed.push(features::index(king, changes.removed[i][v]));
+                self.added.push(features::index(king, changes.added[i][v]));
+            }
+            self.network.update(&mut entry.accumulator.0[v], &self.added, &self.removed);
+            entry.computed[v] = true;
+        }
+    }
+
+    /// The network's value of `pos` (the top entry's position) for the side to
+    /// move, on the file's scale, kept inside the range of non-mate values.
+    pub fn evaluate(&mut self, pos: &Position) -> Value {
+        self.compute(pos, Color::Black);
+        self.compute(pos, Color::White);
+        let us = pos.side_to_move().index();
+        let output = self.network.propagate(&self.entries[self.top].accumulator, us);
+        (output / OUTPUT_SCALE).clamp(-(MATE_IN_MAX_PLY - 1), MATE_IN_MAX_PLY - 1)
+    }
+}
+
+/// `pos`'s value by `network` computed from scratch (no stack), for tests and
+/// tools.
+pub fn evaluate_afresh(network: &Arc<Network>, pos: &Position) -> Option<Value> {
+    Some(NnueStack::new(network.clone(), pos)?.evaluate(pos))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shogi::movegen::{generate_legal, MoveList};
+
+    /// Values kept move by move equal values computed afresh, along random lines
+    /// with captures, drops, promotions and king moves.
+    #[test]
+    fn incremental_values_equal_fresh_ones() {
+        let network = Arc::new(Network::random(3).unwrap());
+        let mut pos = Position::startpos();
+        let mut stack = NnueStack::new(network.clone(), &pos).unwrap();
+        let mut seed = 99u64;
+        let mut line = Vec::new();
+        for step in 0..400 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let mut list = MoveList::new();
+            generate_legal(&pos, &mut list);
+            let back = list.is_empty() || (seed >> 60) == 0 && !line.is_empty();
+            if back {
+                let Some(m) = line.pop() else { break };
+                pos.undo_move(m);
+                stack.unmake();
+            } else {
+                // Prefer captures and king moves, which change the most.
+                let moves = list.as_slice();
+                let pick = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| m.is_capture() || m.moved_kind() == shogi::PieceKind::King)
+                    .nth((seed >> 40) as usize % 3)
+                    .unwrap_or(moves[(seed >> 33) as usize % moves.len()]);
+                stack.make_move(&pos, pick);
+                pos.do_move(pick);
+                line.push(pick);
+            }
+            // Evaluate only now and then, so that updates span several plies.
+            if step % 3 == 0 {
+                let fresh = evaluate_afresh(&network, &pos).unwrap();
+                assert_eq!(stack.evaluate(&pos), fresh, "{}", pos.to_sfen());
+            }
+        }
+    }
+}

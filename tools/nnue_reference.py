@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Reference values for Kyobo's NNUE evaluation: YaneuraOu's NNUE edition's static
+evaluation (USI command `e`) of positions from real games, with a network of random
+weights that Kyobo writes (`crates/eval/examples/nnue_random.rs`, the same seed the
+test uses). The output is the fixture `crates/eval/tests/data/nnue_reference.txt`
+that `crates/eval/tests/nnue_reference.rs` checks, so the tests need neither
+YaneuraOu nor Python.
+
+Positions: every `--every`-th position of the games in data/matches/*.pgn (Kyobo's
+refereed games against GPS Shogi, Fairy-Stockfish and itself), with the side to move
+as the game had it (checks included).
+
+YaneuraOu's NNUE edition is built from its public repository, e.g.
+
+    cd YaneuraOu/source && make -j1 COMPILER=g++ TARGET_CPU=AVX2 \\
+        YANEURAOU_EDITION=YANEURAOU_ENGINE_NNUE
+
+and then, from Kyobo's repository root:
+
+    cargo build --release -p eval --example nnue_random
+    python3 tools/nnue_reference.py --yaneuraou PATH/YaneuraOu-by-gcc \\
+        > crates/eval/tests/data/nnue_reference.txt
+
+The script checks that YaneuraOu reads Kyobo's file without a warning.
+"""
+
+import argparse
+import glob
+import os
+import subprocess
+import sys
+import tempfile
+
+import cshogi
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pgn_positions import games  # noqa: E402
+
+SEED = 20261203
+
+
+def positions(paths, every, limit):
+    out = []
+    n = 0
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for _, moves in games(text):
+            board = cshogi.Board()
+            for move in moves:
+                if n % every == 0:
+                    out.append(board.sfen())
+                n += 1
+                board.push_usi(move)
+                if len(out) >= limit:
+                    return out
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--yaneuraou", required=True, help="YaneuraOu's NNUE edition")
+    parser.add_argument("--every", type=int, default=23)
+    parser.add_argument("--limit", type=int, default=1200)
+    args = parser.parse_args()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sfens = positions(sorted(glob.glob(os.path.join(root, "data/matches/*.pgn"))),
+                      args.every, args.limit)
+    with tempfile.TemporaryDirectory() as folder:
+        net = os.path.join(folder, "nn.bin")
+        subprocess.run([os.path.join(root, "target/release/examples/nnue_random"), str(SEED), net],
+                       check=True)
+        commands = ["usi", f"setoption name EvalDir value {folder}", "setoption name Threads value 1",
+                    "setoption name USI_Hash value 1", "setoption name BookFile value no_book",
+                    "isready"]
+        for sfen in sfens:
+            commands += [f"position sfen {sfen}", "e"]
+        commands.append("quit")
+        run = subprocess.run([args.yaneuraou], input="\n".join(commands) + "\n",
+                             capture_output=True, text=True, check=True)
+    lines = run.stdout.splitlines()
+    warnings = [line for line in lines if "Warning" in line or "Error" in line]
+    if warnings:
+        sys.exit(f"YaneuraOu: {warnings[0]}")
+    values = [line.split("=")[1].strip() for line in lines if line.startswith("eval = ")]
+    if len(values) != len(sfens):
+        sys.exit(f"{len(values)} values for {len(sfens)} positions")
+    print(f"# YaneuraOu NNUE `e` of {len(sfens)} positions of data/matches/*.pgn, "
+          f"network Network::random({SEED}); made by tools/nnue_reference.py")
+    for sfen, value in zip(sfens, values):
+        print(f"{sfen}\t{value}")
+
+
+if __name__ == "__main__":
+    main()
