@@ -48,6 +48,8 @@ def search(binary, setup, sfens, movetime):
     for command in commands:
         if command == "WAIT":
             last = until("bestmove")
+            if last is None:  # answered without a search (one legal move, a mate found at once)
+                continue
             nodes += int(NODES.search(last).group(1))
             millis += int(TIME.search(last).group(1))
             continue
