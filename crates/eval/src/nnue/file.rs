@@ -66,6 +66,21 @@ pub struct Network {
     pub hidden2_weights: Vec<i8>,
     pub output_bias: i32,
     pub output_weights: Vec<i8>,
+    /// Hidden layer 1's weights by groups of four inputs: `[input / 4][output][4]`,
+    /// the layout the AVX2 code reads when it skips the inputs that are zero.
+    pub(crate) hidden1_by_input: Vec<i8>,
+}
+
+/// Hidden layer 1's weights `[output][512]` rearranged as `[input / 4][output][4]`.
+pub(crate) fn by_input_groups(weights: &[i8]) -> Vec<i8> {
+    let inputs = 2 * HALF;
+    let mut out = vec![0; weights.len()];
+    for o in 0..HIDDEN {
+        for i in 0..inputs {
+            out[(i / 4) * HIDDEN * 4 + o * 4 + i % 4] = weights[o * inputs + i];
+        }
+    }
+    out
 }
 
 impl fmt::Debug for Network {
@@ -214,6 +229,7 @@ impl Network {
             feature_biases,
             feature_weights,
             hidden1_biases,
+            hidden1_by_input: by_input_groups(&hidden1_weights),
             hidden1_weights,
             hidden2_biases,
             hidden2_weights,
@@ -272,11 +288,16 @@ impl Network {
             move |low: i32, high: i32| -> i32 { low + (next() % (high - low + 1) as u64) as i32 };
         let mut feature_weights = fallible_vec(HALF * DIMENSIONS)?;
         feature_weights.extend((0..HALF * DIMENSIONS).map(|_| uniform(-6, 8) as i16));
+        let feature_biases = (0..HALF).map(|_| uniform(-32, 48) as i16).collect();
+        let hidden1_biases = (0..HIDDEN).map(|_| uniform(-2000, 2000)).collect();
+        let hidden1_weights: Vec<i8> =
+            (0..HIDDEN * 2 * HALF).map(|_| uniform(-6, 6) as i8).collect();
         Ok(Network {
-            feature_biases: (0..HALF).map(|_| uniform(-32, 48) as i16).collect(),
+            feature_biases,
             feature_weights,
-            hidden1_biases: (0..HIDDEN).map(|_| uniform(-2000, 2000)).collect(),
-            hidden1_weights: (0..HIDDEN * 2 * HALF).map(|_| uniform(-6, 6) as i8).collect(),
+            hidden1_biases,
+            hidden1_by_input: by_input_groups(&hidden1_weights),
+            hidden1_weights,
             hidden2_biases: (0..HIDDEN).map(|_| uniform(-1000, 1000)).collect(),
             hidden2_weights: (0..HIDDEN * HIDDEN).map(|_| uniform(-40, 40) as i8).collect(),
             output_bias: uniform(-2000, 2000),

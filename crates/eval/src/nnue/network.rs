@@ -112,6 +112,46 @@ unsafe fn affine_avx2(input: &[u8], weights: &[i8], biases: &[i32], out: &mut [i
     }
 }
 
+/// Hidden layer 1 (512 inputs, 32 outputs) with AVX2, reading the weights by
+/// groups of four inputs (`by_input`: `[input / 4][output][4]`) and skipping the
+/// groups whose inputs are all zero, as most are. Exact, as [`affine_avx2`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn hidden1_sparse_avx2(
+    input: &[u8; INPUTS],
+    by_input: &[i8],
+    biases: &[i32],
+    out: &mut [i32; HIDDEN],
+) {
+    use std::arch::x86_64::*;
+    assert!(by_input.len() == INPUTS * HIDDEN && biases.len() == HIDDEN);
+    let ones = _mm256_set1_epi16(1);
+    let mut acc = [_mm256_setzero_si256(); HIDDEN / 8];
+    for (g, group) in input.chunks_exact(4).enumerate() {
+        let x = u32::from_le_bytes([group[0], group[1], group[2], group[3]]);
+        if x == 0 {
+            continue;
+        }
+        let x = _mm256_set1_epi32(x as i32);
+        for (k, a) in acc.iter_mut().enumerate() {
+            // SAFETY: `g < INPUTS / 4` and `k < HIDDEN / 8`, so the 32 bytes read
+            // start at most at `INPUTS * HIDDEN - 32` (asserted length); unaligned load.
+            let w = _mm256_loadu_si256(
+                by_input.as_ptr().add(g * HIDDEN * 4 + k * 32) as *const __m256i
+            );
+            *a = _mm256_add_epi32(*a, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), ones));
+        }
+    }
+    for (k, a) in acc.iter().enumerate() {
+        let mut lanes = [0i32; 8];
+        // SAFETY: `lanes` is 32 bytes; unaligned store.
+        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, *a);
+        for (j, lane) in lanes.iter().enumerate() {
+            out[k * 8 + j] = biases[k * 8 + j] + lane;
+        }
+    }
+}
+
 fn clipped(v: i32) -> u8 {
     (v >> WEIGHT_SCALE_BITS).clamp(0, 127) as u8
 }
@@ -161,6 +201,21 @@ impl Network {
             }
             affine(input, weights, biases, out)
         };
+        #[cfg(target_arch = "x86_64")]
+        if *AVX2 {
+            // SAFETY: AVX2 is present (checked at run time in `AVX2`).
+            unsafe {
+                hidden1_sparse_avx2(
+                    &input.0,
+                    &self.hidden1_by_input,
+                    &self.hidden1_biases,
+                    &mut sums1,
+                )
+            };
+        } else {
+            layer(&input.0, &self.hidden1_weights, &self.hidden1_biases, &mut sums1);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
         layer(&input.0, &self.hidden1_weights, &self.hidden1_biases, &mut sums1);
         for (h, &s) in hidden1.0.iter_mut().zip(&sums1) {
             *h = clipped(s);
@@ -197,6 +252,22 @@ mod tests {
                 // SAFETY: `uses_avx2` says the CPU has AVX2.
                 unsafe { affine_avx2(&input, &weights, &biases, &mut b) };
                 assert_eq!(a, b);
+                // The first layer by input groups, with many zero inputs.
+                let sparse: Vec<u8> =
+                    input.iter().map(|&x| if next() % 3 == 0 { x } else { 0 }).collect();
+                let by_input = crate::nnue::file::by_input_groups(&weights);
+                let mut c = [0; 32];
+                affine(&sparse, &weights, &biases, &mut a);
+                // SAFETY: `uses_avx2` says the CPU has AVX2.
+                unsafe {
+                    hidden1_sparse_avx2(
+                        sparse.as_slice().try_into().unwrap(),
+                        &by_input,
+                        &biases,
+                        &mut c,
+                    )
+                };
+                assert_eq!(a, c);
             }
         }
     }
