@@ -48,11 +48,6 @@ impl ShogiGame {
         self.nnue.is_some()
     }
 
-    /// Whether a network evaluates (see [`ShogiGame::set_network`]).
-    pub fn uses_network(&self) -> bool {
-        self.nnue.is_some()
-    }
-
     pub fn position(&self) -> &Position {
         &self.pos
     }

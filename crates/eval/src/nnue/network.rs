@@ -177,6 +177,30 @@ impl Network {
         self.update(acc, features, &[]);
     }
 
+    /// Hidden layer 1's sums: by non-zero input groups with AVX2, plainly without.
+    fn first_layer(&self, input: &[u8; INPUTS], out: &mut [i32; HIDDEN]) {
+        #[cfg(target_arch = "x86_64")]
+        if *AVX2 {
+            // SAFETY: AVX2 is present (checked at run time in `AVX2`).
+            unsafe {
+                hidden1_sparse_avx2(input, &self.hidden1_by_input, &self.hidden1_biases, out)
+            };
+            return;
+        }
+        affine(input, &self.hidden1_weights, &self.hidden1_biases, out)
+    }
+
+    /// Hidden layer 2's sums.
+    fn second_layer(&self, input: &[u8; HIDDEN], out: &mut [i32; HIDDEN]) {
+        #[cfg(target_arch = "x86_64")]
+        if *AVX2 {
+            // SAFETY: AVX2 is present (checked at run time in `AVX2`).
+            unsafe { affine_avx2(input, &self.hidden2_weights, &self.hidden2_biases, out) };
+            return;
+        }
+        affine(input, &self.hidden2_weights, &self.hidden2_biases, out)
+    }
+
     /// The network's value for the side to move (`us`: `Color::index`), before
     /// it is divided by [`OUTPUT_SCALE`].
     pub fn propagate(&self, acc: &Accumulator, us: usize) -> i32 {
@@ -192,35 +216,11 @@ impl Network {
         let mut sums2 = [0i32; HIDDEN];
         let mut hidden1 = Aligned([0u8; HIDDEN]);
         let mut hidden2 = Aligned([0u8; HIDDEN]);
-        let layer = |input: &[u8], weights: &[i8], biases: &[i32], out: &mut [i32]| {
-            #[cfg(target_arch = "x86_64")]
-            if *AVX2 {
-                // SAFETY: AVX2 is present (checked at run time in `AVX2`).
-                unsafe { affine_avx2(input, weights, biases, out) };
-                return;
-            }
-            affine(input, weights, biases, out)
-        };
-        #[cfg(target_arch = "x86_64")]
-        if *AVX2 {
-            // SAFETY: AVX2 is present (checked at run time in `AVX2`).
-            unsafe {
-                hidden1_sparse_avx2(
-                    &input.0,
-                    &self.hidden1_by_input,
-                    &self.hidden1_biases,
-                    &mut sums1,
-                )
-            };
-        } else {
-            layer(&input.0, &self.hidden1_weights, &self.hidden1_biases, &mut sums1);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        layer(&input.0, &self.hidden1_weights, &self.hidden1_biases, &mut sums1);
+        self.first_layer(&input.0, &mut sums1);
         for (h, &s) in hidden1.0.iter_mut().zip(&sums1) {
             *h = clipped(s);
         }
-        layer(&hidden1.0, &self.hidden2_weights, &self.hidden2_biases, &mut sums2);
+        self.second_layer(&hidden1.0, &mut sums2);
         for (h, &s) in hidden2.0.iter_mut().zip(&sums2) {
             *h = clipped(s);
         }
