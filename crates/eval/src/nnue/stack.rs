@@ -60,9 +60,9 @@ impl NnueStack {
 
     fn push(&mut self, changes: Changes) {
         self.top += 1;
-        let entry = Entry { accumulator: Accumulator::default(), computed: [false; 2], changes };
         if self.top == self.entries.len() {
-            self.entries.push(entry);
+            let accumulator = Accumulator::default();
+            self.entries.push(Entry { accumulator, computed: [false; 2], changes });
         } else {
             // The accumulator is only read once computed, so it need not be cleared.
             let e = &mut self.entries[self.top];
