@@ -1,7 +1,9 @@
 //! Self-play positions with game results, for the Texel tuner (`tune.rs`).
 //!
 //! Plays fast games (a node budget per move, varied at random so that games from the
-//! same opening diverge) from the first 16–36 plies of a random taya36 opening, then
+//! same opening diverge; or, with `--depth D`, a fixed depth and `--random-plies N`
+//! random legal moves after the opening) from the first 16–36 plies of a random
+//! taya36 opening, then
 //! writes every quiet position of the game (side to move not in check, best move not
 //! a capture or promotion, score not decided) with the result and the search's score
 //! from Black's side: `<sfen>\t<1 | 0.5 | 0>\t<centipawns>`. Games end by mate,
@@ -11,6 +13,8 @@
 //! ```text
 //! cargo run --release -p eval --example selfplay -- \
 //!     --games 2000 --nodes 3000 --seed 1 --out /tmp/kyobo-selfplay.txt
+//! cargo run --release -p eval --example selfplay -- \
+//!     --games 2000 --depth 6 --random-plies 2 --seed 1 --out /tmp/nnue-data.txt
 //! ```
 
 mod common;
@@ -40,6 +44,8 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let games: usize = arg(&args, "--games", 100);
     let nodes: u64 = arg(&args, "--nodes", 3000);
+    let depth: i32 = arg(&args, "--depth", 0);
+    let random_plies: usize = arg(&args, "--random-plies", 0);
     let seed: u64 = arg(&args, "--seed", 1);
     let out: String = arg(&args, "--out", "/tmp/kyobo-selfplay.txt".to_string());
     let book: String = arg(&args, "--openings", "../shared/data/openings/taya36.sfen".to_string());
@@ -68,6 +74,13 @@ fn main() {
                 Err(_) => break,
             }
         }
+        for _ in 0..random_plies {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            pos.do_move(moves[rng.below(moves.len() as u64) as usize]);
+        }
         engine.clear();
         let mut records: Vec<(String, i32)> = Vec::new();
         let mut decided = 0;
@@ -91,8 +104,12 @@ fn main() {
             if game.declaration_wins() {
                 break stm_wins;
             }
-            let budget = nodes + rng.below(nodes + 1);
-            let limits = Limits { nodes: Some(budget), multipv: 1, ..Limits::default() };
+            let limits = if depth > 0 {
+                Limits::depth(depth)
+            } else {
+                let budget = nodes + rng.below(nodes + 1);
+                Limits { nodes: Some(budget), multipv: 1, ..Limits::default() }
+            };
             let r = engine.search(&game, &limits, &Signals::new(), &mut |_| {});
             let Some(m) = r.best_move else {
                 break 1.0 - stm_wins;

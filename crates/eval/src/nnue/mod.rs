@@ -14,6 +14,7 @@ pub mod features;
 pub mod file;
 pub mod network;
 pub mod stack;
+pub mod train;
 
 pub use file::{Network, NnueError};
 pub use stack::NnueStack;
