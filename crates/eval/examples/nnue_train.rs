@@ -11,8 +11,11 @@
 //! time the file is written.
 //! `--mirror` adds each training position mirrored left to right;
 //! `--factors-only` trains without the rows of each (king square, piece) pair.
-//! The last `--exact-epochs` epochs (2) train in the file's integer arithmetic;
-//! the file's values are the float network's exactly only after those.
+//! The last `--exact-epochs` epochs (all of them unless told) train in the
+//! file's integer arithmetic, so the file's values are the network's exactly.
+//! `--pretrain FILE` first trains `--pretrain-epochs` epochs (learning rate
+//! `--pretrain-lr`) on the values of another file (`nnue_teacher.rs`: the
+//! handcrafted evaluation's), then on the data from `--lr`.
 //!
 //! ```text
 //! cargo run --release -p eval --example nnue_train -- \
@@ -37,7 +40,7 @@ fn main() {
     let limit: usize = arg(&args, "--limit", usize::MAX);
     let seed: u64 = arg(&args, "--seed", 1);
     let decay: f32 = arg(&args, "--decay", 0.8);
-    let exact_epochs: usize = arg(&args, "--exact-epochs", 2);
+    let exact_epochs: usize = arg(&args, "--exact-epochs", epochs);
     let defaults = Settings::default();
     let settings = Settings {
         scale: arg(&args, "--scale", defaults.scale),
@@ -86,33 +89,45 @@ fn main() {
         "epoch 0: validation loss {:.5} (the handcrafted evaluation's: {handcrafted:.5})",
         valid_loss(&trainer)
     );
-    let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    if let Some(path) = args.iter().position(|a| a == "--pretrain").and_then(|i| args.get(i + 1)) {
+        let begun = Instant::now();
+        let text = std::fs::read_to_string(path).expect("pretraining file");
+        let mut samples: Vec<Sample> = text.lines().filter_map(Sample::parse).collect();
+        if args.iter().any(|a| a == "--mirror") {
+            let mirrored: Vec<Sample> = samples.iter().map(Sample::mirrored).collect();
+            samples.extend(mirrored);
+        }
+        eprintln!(
+            "pretraining on {} positions of {path}, read in {:.1} s",
+            samples.len(),
+            begun.elapsed().as_secs_f64()
+        );
+        let lambda = trainer.settings.lambda;
+        trainer.settings.lambda = 1.0; // the teacher's values carry no results
+        trainer.settings.learning_rate = arg(&args, "--pretrain-lr", 4e-3);
+        for epoch in 1..=arg(&args, "--pretrain-epochs", 1usize) {
+            let (loss, rate) = run_epoch(&mut trainer, &samples, &mut rng, batch_size);
+            eprintln!(
+                "pretraining epoch {epoch}: training loss {loss:.5}, validation loss {:.5}, \
+                 {rate:.0} positions/s",
+                valid_loss(&trainer)
+            );
+            trainer.settings.learning_rate *= decay;
+        }
+        trainer.settings.lambda = lambda;
+        trainer.settings.learning_rate = settings.learning_rate;
+    }
     let mut best = f64::MAX;
     for epoch in 1..=epochs {
-        let begun = Instant::now();
-        // Smooth (and three times faster) at first; in the file's arithmetic
-        // for the last epochs, so the rounding is trained for.
+        // In the file's arithmetic for the last epochs (all by default), so
+        // that the rounding is trained for.
         trainer.settings.exact = epoch + exact_epochs > epochs;
-        for i in (1..order.len()).rev() {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            order.swap(i, (rng % (i as u64 + 1)) as usize);
-        }
-        let mut loss = 0.0f64;
-        let mut batches = 0;
-        for chunk in order.chunks(batch_size) {
-            let batch: Vec<&Sample> = chunk.iter().map(|&i| &train[i]).collect();
-            loss += trainer.step(&batch) as f64;
-            batches += 1;
-        }
-        let seconds = begun.elapsed().as_secs_f64();
+        let (loss, rate) = run_epoch(&mut trainer, &train, &mut rng, batch_size);
         let v = valid_loss(&trainer);
         eprintln!(
-            "epoch {epoch}: training loss {:.5}, validation loss {v:.5}, {:.0} positions/s, lr {:.2e}",
-            loss / batches.max(1) as f64,
-            train.len() as f64 / seconds,
+            "epoch {epoch}: training loss {loss:.5}, validation loss {v:.5}, {rate:.0} positions/s, \
+             lr {:.2e}",
             trainer.settings.learning_rate
         );
         if v < best {
@@ -141,4 +156,25 @@ fn main() {
     }
 
     eprintln!("best validation loss {best:.5}: {out}");
+}
+
+/// One pass over `samples` in a random order; returns the mean training loss
+/// and the positions trained per second.
+fn run_epoch(trainer: &mut Trainer, samples: &[Sample], rng: &mut u64, batch: usize) -> (f64, f64) {
+    let begun = Instant::now();
+    let mut order: Vec<usize> = (0..samples.len()).collect();
+    for i in (1..order.len()).rev() {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        order.swap(i, (*rng % (i as u64 + 1)) as usize);
+    }
+    let (mut loss, mut batches) = (0.0f64, 0usize);
+    for chunk in order.chunks(batch) {
+        let batch: Vec<&Sample> = chunk.iter().map(|&i| &samples[i]).collect();
+        loss += trainer.step(&batch) as f64;
+        batches += 1;
+    }
+    let rate = samples.len() as f64 / begun.elapsed().as_secs_f64();
+    (loss / batches.max(1) as f64, rate)
 }

@@ -120,6 +120,14 @@ fn rows_of(feature: u32, with_own: bool, mut each: impl FnMut(usize)) {
     }
 }
 
+/// `x` rounded to the nearest integer (ties to even) by float additions alone,
+/// which vectorise where `f32::round` is a library call; exact for |x| < 2^22.
+#[inline(always)]
+fn round_near(x: f32) -> f32 {
+    const MAGIC: f32 = 12_582_912.0; // 1.5 × 2^23: the sum keeps no fraction bits
+    (x + MAGIC) - MAGIC
+}
+
 /// A dot product summed in eight lanes, which the compiler can vectorise.
 fn dot(a: &[f32], b: &[f32]) -> f32 {
     let mut lanes = [0.0f32; 8];
@@ -404,7 +412,7 @@ impl Trainer {
         for view in 0..2 {
             let acc = &mut f.acc[view];
             for (a, b) in acc.iter_mut().zip(&self.ft_bias) {
-                *a = (b * 127.0).round();
+                *a = round_near(b * 127.0);
             }
             for &feature in &sample.features[view] {
                 let mut sum = [0.0f32; HALF];
@@ -414,7 +422,7 @@ impl Trainer {
                     }
                 });
                 for (a, s) in acc.iter_mut().zip(sum) {
-                    *a += (s * 127.0).round();
+                    *a += round_near(s * 127.0);
                 }
             }
             for (j, a) in acc.iter_mut().enumerate() {
@@ -578,7 +586,7 @@ impl Trainer {
 
     /// The network in the file's integers.
     pub fn quantize(&self) -> Network {
-        let round16 = |x: f32| (x * 127.0).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+        let round16 = |x: f32| round_near(x * 127.0).clamp(i16::MIN as f32, i16::MAX as f32) as i16;
         let mut feature_weights = vec![0i16; DIMENSIONS * HALF];
         for feature in 0..DIMENSIONS {
             let mut sum = [0.0f32; HALF];
@@ -656,6 +664,15 @@ mod tests {
             })
             .collect();
         format!("{} {rest}", ranks.join("/"))
+    }
+
+    #[test]
+    fn rounding_by_additions_rounds_to_the_nearest() {
+        for (x, r) in
+            [(0.4, 0.0), (0.6, 1.0), (-0.6, -1.0), (2.5, 2.0), (3.5, 4.0), (-126.7, -127.0)]
+        {
+            assert_eq!(round_near(x), r, "{x}");
+        }
     }
 
     #[test]
