@@ -6,7 +6,10 @@
 //! fits the values alone). Static values cost microseconds where searched ones
 //! cost tens of milliseconds, so a network can first learn what the handcrafted
 //! evaluation knows from millions of positions, then what the search adds from
-//! the few it can label. Positions in check are left out.
+//! the few it can label. Positions in check are left out, and so are the lines
+//! `nnue_train.rs` holds out for validation (`eval::tuning::is_validation_line`),
+//! so that the validation positions stay unseen. `--limit N` reads the first N
+//! lines only (the strength-against-data curve).
 //!
 //! ```text
 //! cargo run --release -p eval --example nnue_teacher -- \
@@ -27,6 +30,7 @@ fn main() {
     let data: String = arg(&args, "--data", "/tmp/nnue-data.txt".to_string());
     let out: String = arg(&args, "--out", "/tmp/nnue-teacher.txt".to_string());
     let children: usize = arg(&args, "--children", 24);
+    let limit: usize = arg(&args, "--limit", usize::MAX);
     let mut rng: u64 = arg(&args, "--seed", 1u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     shogi::attacks::init();
 
@@ -43,7 +47,10 @@ fn main() {
         writeln!(w, "{}\t0.5\t{black}", pos.to_sfen()).expect("write");
         written += 1;
     };
-    for line in text.lines() {
+    for (n, line) in text.lines().enumerate().take(limit) {
+        if eval::tuning::is_validation_line(n) {
+            continue;
+        }
         let Some(sfen) = line.split('\t').next() else { continue };
         let Ok(pos) = Position::from_sfen(sfen) else { continue };
         write(&pos, &mut w);

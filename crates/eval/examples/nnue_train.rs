@@ -4,8 +4,9 @@
 //!
 //! Blocks of 500 lines (about ten games), every tenth held out, are the
 //! validation set; the network is written after each epoch whose validation
-//! loss is the lowest so far. `--limit N` trains on the first N training
-//! positions only (the strength-against-data curve). The learning rate is
+//! loss is the lowest so far. `--limit N` trains on the training positions
+//! of the first N lines only (the strength-against-data curve; the validation
+//! set stays the whole file's). The learning rate is
 //! multiplied by `--decay` after each epoch. At the end the file's integer
 //! values are compared with the float network's on validation positions each
 //! time the file is written.
@@ -15,7 +16,8 @@
 //! file's integer arithmetic, so the file's values are the network's exactly.
 //! `--pretrain FILE` first trains `--pretrain-epochs` epochs (learning rate
 //! `--pretrain-lr`) on the values of another file (`nnue_teacher.rs`: the
-//! handcrafted evaluation's), then on the data from `--lr`.
+//! handcrafted evaluation's), then on the data from `--lr`; in the smooth
+//! arithmetic with `--pretrain-smooth`.
 //!
 //! ```text
 //! cargo run --release -p eval --example nnue_train -- \
@@ -57,7 +59,9 @@ fn main() {
         (sample.filter(|_| score.is_some()), fields[0].to_string())
     });
     let mut train: Vec<Sample> = train.into_iter().filter_map(|(s, _)| s).collect();
-    train.truncate(limit);
+    // The first `limit` lines' training positions (the teacher's `--limit`).
+    let limit_lines = train_lines_before(limit);
+    train.truncate(limit_lines);
     if args.iter().any(|a| a == "--mirror") {
         let mirrored: Vec<Sample> = train.iter().map(Sample::mirrored).collect();
         train.extend(mirrored);
@@ -106,6 +110,7 @@ fn main() {
         let lambda = trainer.settings.lambda;
         trainer.settings.lambda = 1.0; // the teacher's values carry no results
         trainer.settings.learning_rate = arg(&args, "--pretrain-lr", 4e-3);
+        trainer.settings.exact = !args.iter().any(|a| a == "--pretrain-smooth");
         for epoch in 1..=arg(&args, "--pretrain-epochs", 1usize) {
             let (loss, rate) = run_epoch(&mut trainer, &samples, &mut rng, batch_size);
             eprintln!(
@@ -177,4 +182,12 @@ fn run_epoch(trainer: &mut Trainer, samples: &[Sample], rng: &mut u64, batch: us
     }
     let rate = samples.len() as f64 / begun.elapsed().as_secs_f64();
     (loss / batches.max(1) as f64, rate)
+}
+
+/// How many training (not held-out) lines come before line `limit`.
+fn train_lines_before(limit: usize) -> usize {
+    if limit == usize::MAX {
+        return limit;
+    }
+    (0..limit).filter(|&n| !eval::tuning::is_validation_line(n)).count()
 }
