@@ -128,8 +128,10 @@ fn round_near(x: f32) -> f32 {
     (x + MAGIC) - MAGIC
 }
 
-/// A dot product summed in eight lanes, which the compiler can vectorise.
+/// A dot product summed in eight lanes, which the compiler can vectorise; the
+/// lengths are multiples of 8 (the layers' 512 and 32).
 fn dot(a: &[f32], b: &[f32]) -> f32 {
+    debug_assert!(a.len() == b.len() && a.len().is_multiple_of(8));
     let mut lanes = [0.0f32; 8];
     for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
         for k in 0..8 {
@@ -266,6 +268,28 @@ impl FileDense {
             b3: (d.b3 * 16.0 * OUTPUT_CP).round(),
         }
     }
+}
+
+/// A hidden layer in the file's arithmetic: `weights` `[HIDDEN][input.len()]`
+/// and `biases` as the file holds them, `input` integers 0..=127. Returns the
+/// outputs as integers; `z` and `h` get the sums and outputs in the float
+/// network's units.
+fn exact_layer(
+    weights: &[f32],
+    biases: &[f32],
+    input: &[f32],
+    z: &mut [f32; HIDDEN],
+    h: &mut [f32; HIDDEN],
+) -> [f32; HIDDEN] {
+    let n = input.len();
+    let mut out = [0.0f32; HIDDEN];
+    for o in 0..HIDDEN {
+        let sum = biases[o] + dot(&weights[o * n..(o + 1) * n], input);
+        out[o] = (sum / 64.0).floor().clamp(0.0, 127.0);
+        z[o] = sum / (64.0 * 127.0);
+        h[o] = out[o] / 127.0;
+    }
+    out
 }
 
 /// The intermediate values of one sample's forward pass.
@@ -432,20 +456,8 @@ impl Trainer {
             }
         }
         let q = &self.file_dense;
-        let mut h1 = [0.0f32; HIDDEN];
-        for o in 0..HIDDEN {
-            let sum = q.b1[o] + dot(&q.w1[o * INPUTS..(o + 1) * INPUTS], &input);
-            h1[o] = (sum / 64.0).floor().clamp(0.0, 127.0);
-            f.z1[o] = sum / (64.0 * 127.0);
-            f.h1[o] = h1[o] / 127.0;
-        }
-        let mut h2 = [0.0f32; HIDDEN];
-        for o in 0..HIDDEN {
-            let sum = q.b2[o] + dot(&q.w2[o * HIDDEN..(o + 1) * HIDDEN], &h1);
-            h2[o] = (sum / 64.0).floor().clamp(0.0, 127.0);
-            f.z2[o] = sum / (64.0 * 127.0);
-            f.h2[o] = h2[o] / 127.0;
-        }
+        let h1 = exact_layer(&q.w1, &q.b1, &input, &mut f.z1, &mut f.h1);
+        let h2 = exact_layer(&q.w2, &q.b2, &h1, &mut f.z2, &mut f.h2);
         let out = q.b3 + q.w3.iter().zip(&h2).map(|(w, x)| w * x).sum::<f32>();
         f.value = (out / 16.0).trunc();
     }
