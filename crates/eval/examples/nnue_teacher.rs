@@ -13,7 +13,7 @@
 //!
 //! ```text
 //! cargo run --release -p eval --example nnue_teacher -- \
-//!     --data /tmp/nnue-data.txt --children 24 --out /tmp/nnue-teacher.txt
+//!     --data nnue-data.txt --children 24 --out nnue-teacher.txt
 //! ```
 
 mod common;
@@ -27,8 +27,8 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let data: String = arg(&args, "--data", "/tmp/nnue-data.txt".to_string());
-    let out: String = arg(&args, "--out", "/tmp/nnue-teacher.txt".to_string());
+    let data: String = arg(&args, "--data", "nnue-data.txt".to_string());
+    let out: String = arg(&args, "--out", "nnue-teacher.txt".to_string());
     let children: usize = arg(&args, "--children", 24);
     let limit: usize = arg(&args, "--limit", usize::MAX);
     let mut rng: u64 = arg(&args, "--seed", 1u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;

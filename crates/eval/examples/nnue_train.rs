@@ -21,7 +21,7 @@
 //!
 //! ```text
 //! cargo run --release -p eval --example nnue_train -- \
-//!     --data /tmp/nnue-data.txt --epochs 12 --out /tmp/kyobo-nn/nn.bin
+//!     --data nnue-data.txt --epochs 12 --out nets/nn.bin
 //! ```
 
 mod common;
@@ -35,7 +35,7 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let data: String = arg(&args, "--data", "/tmp/nnue-data.txt".to_string());
+    let data: String = arg(&args, "--data", "nnue-data.txt".to_string());
     let out: String = arg(&args, "--out", "nn.bin".to_string());
     let epochs: usize = arg(&args, "--epochs", 12);
     let batch_size: usize = arg(&args, "--batch", 1024);

@@ -14,7 +14,7 @@
 //! cargo run --release -p eval --example selfplay -- \
 //!     --games 2000 --nodes 3000 --seed 1 --out /tmp/kyobo-selfplay.txt
 //! cargo run --release -p eval --example selfplay -- \
-//!     --games 2000 --depth 6 --random-plies 2 --seed 1 --out /tmp/nnue-data.txt
+//!     --games 2000 --depth 6 --random-plies 2 --seed 1 --out nnue-data.txt
 //! ```
 
 mod common;
