@@ -1,6 +1,8 @@
 //! Training a halfKP 256x2-32-32 network in floating point, and writing it as an
-//! `nn.bin` network ([`Trainer::quantize`]) whose integer arithmetic gives the
-//! float network's values to within a few centipawns.
+//! `nn.bin` network ([`Trainer::quantize`]). With [`Settings::exact`] (the
+//! default) the forward pass computes in the file's integer arithmetic, so the
+//! file gives exactly the values the network was trained to; gradients pass the
+//! rounding straight through to the float weights.
 //!
 //! The float network mirrors the integer one scale for scale: the accumulator's
 //! 1.0 is the integer 127 (where the clipping ends), a hidden layer's weight 1.0
