@@ -52,9 +52,9 @@ pub const ARCHITECTURE: &str = "Features=HalfKP(Friend)[125388->256x2],Network=\
 AffineTransform[1<-32](ClippedReLU[32](AffineTransform[32<-32](ClippedReLU[32](\
 AffineTransform[32<-512](InputSlice[512(0:512)])))))";
 
-/// A halfKP 256x2-32-32 network's parameters.
+/// A halfKP 256x2-32-32 network's parameters, as the file holds them.
 #[derive(Clone, PartialEq, Eq)]
-pub struct Network {
+pub struct Layers {
     /// Feature transformer: `HALF` biases, and `HALF` weights per feature.
     pub feature_biases: Vec<i16>,
     pub feature_weights: Vec<i16>,
@@ -66,9 +66,23 @@ pub struct Network {
     pub hidden2_weights: Vec<i8>,
     pub output_bias: i32,
     pub output_weights: Vec<i8>,
+}
+
+/// A network ready to evaluate: its [`Layers`] and the layouts derived from them
+/// for the fast code, made once in [`Network::from`].
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    pub layers: Layers,
     /// Hidden layer 1's weights by groups of four inputs: `[input / 4][output][4]`,
     /// the layout the AVX2 code reads when it skips the inputs that are zero.
     pub(crate) hidden1_by_input: Vec<i8>,
+}
+
+impl From<Layers> for Network {
+    fn from(layers: Layers) -> Network {
+        let hidden1_by_input = by_input_groups(&layers.hidden1_weights);
+        Network { layers, hidden1_by_input }
+    }
 }
 
 /// Hidden layer 1's weights `[output][512]` rearranged as `[input / 4][output][4]`.
@@ -225,17 +239,16 @@ impl Network {
         if !r.bytes.is_empty() {
             return Err(NnueError::TrailingBytes(r.bytes.len()));
         }
-        Ok(Network {
+        Ok(Network::from(Layers {
             feature_biases,
             feature_weights,
             hidden1_biases,
-            hidden1_by_input: by_input_groups(&hidden1_weights),
             hidden1_weights,
             hidden2_biases,
             hidden2_weights,
             output_bias,
             output_weights,
-        })
+        }))
     }
 
     /// Reads the network in the file `path`.
@@ -252,8 +265,8 @@ impl Network {
         out.write_all(ARCHITECTURE.as_bytes())?;
         out.write_all(&FEATURE_HASH.to_le_bytes())?;
         let mut buffer = Vec::with_capacity(HALF * 2 * 1024);
-        for chunk in std::iter::once(&self.feature_biases[..])
-            .chain(self.feature_weights.chunks(HALF * 1024))
+        for chunk in std::iter::once(&self.layers.feature_biases[..])
+            .chain(self.layers.feature_weights.chunks(HALF * 1024))
         {
             buffer.clear();
             buffer.extend(chunk.iter().flat_map(|w| w.to_le_bytes()));
@@ -262,12 +275,12 @@ impl Network {
         out.write_all(&NETWORK_HASH.to_le_bytes())?;
         let i32s = |v: &[i32]| v.iter().flat_map(|b| b.to_le_bytes()).collect::<Vec<u8>>();
         let i8s = |v: &[i8]| v.iter().map(|&w| w as u8).collect::<Vec<u8>>();
-        out.write_all(&i32s(&self.hidden1_biases))?;
-        out.write_all(&i8s(&self.hidden1_weights))?;
-        out.write_all(&i32s(&self.hidden2_biases))?;
-        out.write_all(&i8s(&self.hidden2_weights))?;
-        out.write_all(&self.output_bias.to_le_bytes())?;
-        out.write_all(&i8s(&self.output_weights))?;
+        out.write_all(&i32s(&self.layers.hidden1_biases))?;
+        out.write_all(&i8s(&self.layers.hidden1_weights))?;
+        out.write_all(&i32s(&self.layers.hidden2_biases))?;
+        out.write_all(&i8s(&self.layers.hidden2_weights))?;
+        out.write_all(&self.layers.output_bias.to_le_bytes())?;
+        out.write_all(&i8s(&self.layers.output_weights))?;
         Ok(())
     }
 
@@ -290,19 +303,17 @@ impl Network {
         feature_weights.extend((0..HALF * DIMENSIONS).map(|_| uniform(-6, 8) as i16));
         let feature_biases = (0..HALF).map(|_| uniform(-32, 48) as i16).collect();
         let hidden1_biases = (0..HIDDEN).map(|_| uniform(-2000, 2000)).collect();
-        let hidden1_weights: Vec<i8> =
-            (0..HIDDEN * 2 * HALF).map(|_| uniform(-6, 6) as i8).collect();
-        Ok(Network {
+        let hidden1_weights = (0..HIDDEN * 2 * HALF).map(|_| uniform(-6, 6) as i8).collect();
+        Ok(Network::from(Layers {
             feature_biases,
             feature_weights,
             hidden1_biases,
-            hidden1_by_input: by_input_groups(&hidden1_weights),
             hidden1_weights,
             hidden2_biases: (0..HIDDEN).map(|_| uniform(-1000, 1000)).collect(),
             hidden2_weights: (0..HIDDEN * HIDDEN).map(|_| uniform(-40, 40) as i8).collect(),
             output_bias: uniform(-2000, 2000),
             output_weights: (0..HIDDEN).map(|_| uniform(-60, 60) as i8).collect(),
-        })
+        }))
     }
 }
 

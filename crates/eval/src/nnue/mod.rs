@@ -16,5 +16,5 @@ pub mod network;
 pub mod stack;
 pub mod train;
 
-pub use file::{Network, NnueError};
+pub use file::{Layers, Network, NnueError};
 pub use stack::NnueStack;

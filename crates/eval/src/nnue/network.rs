@@ -165,15 +165,15 @@ impl Network {
         #[cfg(target_arch = "x86_64")]
         if *AVX2 {
             // SAFETY: AVX2 is present (checked at run time in `AVX2`).
-            unsafe { apply_rows_avx2(acc, &self.feature_weights, added, removed) };
+            unsafe { apply_rows_avx2(acc, &self.layers.feature_weights, added, removed) };
             return;
         }
-        apply_rows(acc, &self.feature_weights, added, removed)
+        apply_rows(acc, &self.layers.feature_weights, added, removed)
     }
 
     /// One side's accumulator computed afresh from its active features.
     pub fn refresh(&self, acc: &mut [i16; HALF], features: &[usize]) {
-        acc.copy_from_slice(&self.feature_biases);
+        acc.copy_from_slice(&self.layers.feature_biases);
         self.update(acc, features, &[]);
     }
 
@@ -183,11 +183,11 @@ impl Network {
         if *AVX2 {
             // SAFETY: AVX2 is present (checked at run time in `AVX2`).
             unsafe {
-                hidden1_sparse_avx2(input, &self.hidden1_by_input, &self.hidden1_biases, out)
+                hidden1_sparse_avx2(input, &self.hidden1_by_input, &self.layers.hidden1_biases, out)
             };
             return;
         }
-        affine(input, &self.hidden1_weights, &self.hidden1_biases, out)
+        affine(input, &self.layers.hidden1_weights, &self.layers.hidden1_biases, out)
     }
 
     /// Hidden layer 2's sums.
@@ -195,10 +195,12 @@ impl Network {
         #[cfg(target_arch = "x86_64")]
         if *AVX2 {
             // SAFETY: AVX2 is present (checked at run time in `AVX2`).
-            unsafe { affine_avx2(input, &self.hidden2_weights, &self.hidden2_biases, out) };
+            unsafe {
+                affine_avx2(input, &self.layers.hidden2_weights, &self.layers.hidden2_biases, out)
+            };
             return;
         }
-        affine(input, &self.hidden2_weights, &self.hidden2_biases, out)
+        affine(input, &self.layers.hidden2_weights, &self.layers.hidden2_biases, out)
     }
 
     /// The network's value for the side to move (`us`: `Color::index`), before
@@ -225,7 +227,7 @@ impl Network {
             *h = clipped(s);
         }
         let mut output = [0i32; 1];
-        affine(&hidden2.0, &self.output_weights, &[self.output_bias], &mut output);
+        affine(&hidden2.0, &self.layers.output_weights, &[self.layers.output_bias], &mut output);
         output[0]
     }
 }

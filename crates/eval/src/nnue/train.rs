@@ -25,7 +25,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::features::{self, DIMENSIONS, PIECES, SET};
-use super::file::{by_input_groups, Network, HALF, HIDDEN};
+use super::file::{Layers, Network, HALF, HIDDEN};
 use shogi::{Color, Position};
 
 /// Rows of the piece-alone factor, after the halfKP rows.
@@ -617,18 +617,16 @@ impl Trainer {
         let q = FileDense::of(&self.dense);
         let bytes = |w: &[f32]| w.iter().map(|&x| x as i8).collect::<Vec<i8>>();
         let words = |b: &[f32]| b.iter().map(|&x| x as i32).collect();
-        let hidden1_weights = bytes(&q.w1);
-        Network {
+        Network::from(Layers {
             feature_biases: self.ft_bias.iter().map(|&b| round16(b)).collect(),
             feature_weights,
             hidden1_biases: words(&q.b1),
-            hidden1_by_input: by_input_groups(&hidden1_weights),
-            hidden1_weights,
+            hidden1_weights: bytes(&q.w1),
             hidden2_biases: words(&q.b2),
             hidden2_weights: bytes(&q.w2),
             output_bias: q.b3 as i32,
             output_weights: bytes(&q.w3),
-        }
+        })
     }
 }
 
