@@ -48,6 +48,14 @@ impl ShogiGame {
         self.nnue.is_some()
     }
 
+    /// Divides the network's output by `scale` (`FV_SCALE`; the format's is 16);
+    /// nothing without a network.
+    pub fn set_network_scale(&mut self, scale: i32) {
+        if let Some(nnue) = &mut self.nnue {
+            nnue.get_mut().set_output_scale(scale);
+        }
+    }
+
     pub fn position(&self) -> &Position {
         &self.pos
     }

@@ -36,6 +36,9 @@ pub struct Options {
     /// The NNUE network's file (`EvalFile`, or `nn.bin` in `EvalDir`); `None`:
     /// the handcrafted evaluation.
     pub eval_file: Option<String>,
+    /// What the network's output is divided by (`FV_SCALE`, as YaneuraOu names
+    /// it; the format's own is 16).
+    pub fv_scale: i32,
 }
 
 /// `EvalFile`'s and `EvalDir`'s value that means the handcrafted evaluation.
@@ -88,12 +91,13 @@ impl Default for Options {
             dobutsu_database: crate::dobutsu_cmd::DEFAULT_DB.to_string(),
             book: BookOptions::default(),
             eval_file: None,
+            fv_scale: eval::nnue::network::OUTPUT_SCALE,
         }
     }
 }
 
 /// `(name, min, max)` of every spin option.
-const SPINS: [(&str, i64, i64); 9] = [
+const SPINS: [(&str, i64, i64); 10] = [
     ("USI_Hash", 1, 65536),
     ("Threads", 1, 256),
     ("MultiPV", 1, 600),
@@ -103,6 +107,7 @@ const SPINS: [(&str, i64, i64); 9] = [
     ("MaxMovesToDraw", 0, 100000),
     ("ResignValue", 0, 99999),
     ("BadShapeMargin", 0, 10000),
+    ("FV_SCALE", 1, 128),
 ];
 
 const RULES: [(&str, EnteringKingRule); 3] = [
@@ -122,6 +127,7 @@ impl Options {
             "MinimumThinkingTime" => self.minimum_thinking_time as i64,
             "MaxMovesToDraw" => i64::from(self.max_moves_to_draw),
             "BadShapeMargin" => i64::from(self.bad_shape_margin),
+            "FV_SCALE" => i64::from(self.fv_scale),
             _ => i64::from(self.resign_value),
         }
     }
@@ -290,6 +296,7 @@ impl Options {
             "MinimumThinkingTime" => self.minimum_thinking_time = v as u64,
             "MaxMovesToDraw" => self.max_moves_to_draw = v as u32,
             "BadShapeMargin" => self.bad_shape_margin = v as i32,
+            "FV_SCALE" => self.fv_scale = v as i32,
             _ => self.resign_value = v as i32,
         }
         Ok(())
@@ -393,6 +400,7 @@ mod tests {
             "DobutsuDatabase",
             "EvalFile",
             "EvalDir",
+            "FV_SCALE",
             "USI_OwnBook",
             "BookFile",
             "BookMoves",

@@ -409,6 +409,7 @@ impl Session {
         if !game.set_network(self.network.network.clone()) && self.network.network.is_some() {
             warning("the NNUE network evaluates only positions of the standard set of pieces; searching with the handcrafted evaluation");
         }
+        game.set_network_scale(self.options.fv_scale);
 
         let limited = limits.depth.is_some() || limits.nodes.is_some() || limits.uses_clock();
         self.open_ended = params.infinite || params.ponder || !limited;

@@ -22,6 +22,8 @@ struct Entry {
 #[derive(Clone)]
 pub struct NnueStack {
     network: Arc<Network>,
+    /// What the network's output is divided by (YaneuraOu's `FV_SCALE`).
+    output_scale: i32,
     /// `entries[..=top]` are the current line's, the root's first.
     entries: Vec<Entry>,
     top: usize,
@@ -50,6 +52,7 @@ impl NnueStack {
         entries.push(root);
         Some(NnueStack {
             network,
+            output_scale: OUTPUT_SCALE,
             entries,
             top: 0,
             features: Vec::with_capacity(SET),
@@ -135,6 +138,14 @@ impl NnueStack {
         }
     }
 
+    /// Divides the network's output by `scale` (at least 1) instead of the
+    /// format's [`OUTPUT_SCALE`]: a smaller divisor spreads the values wider, for
+    /// a network trained to another scale than the search's margins were tuned
+    /// on (YaneuraOu's `FV_SCALE`).
+    pub fn set_output_scale(&mut self, scale: i32) {
+        self.output_scale = scale.max(1);
+    }
+
     /// The network's value of `pos` (the top entry's position) for the side to
     /// move, on the file's scale, kept inside the range of non-mate values.
     pub fn evaluate(&mut self, pos: &Position) -> Value {
@@ -142,7 +153,7 @@ impl NnueStack {
         self.compute(pos, Color::White);
         let us = pos.side_to_move().index();
         let output = self.network.propagate(&self.entries[self.top].accumulator, us);
-        (output / OUTPUT_SCALE).clamp(-(MATE_IN_MAX_PLY - 1), MATE_IN_MAX_PLY - 1)
+        (output / self.output_scale).clamp(-(MATE_IN_MAX_PLY - 1), MATE_IN_MAX_PLY - 1)
     }
 }
 
@@ -194,5 +205,22 @@ mod tests {
                 assert_eq!(stack.evaluate(&pos), fresh, "{}", pos.to_sfen());
             }
         }
+    }
+
+    /// `FV_SCALE`: the output divided by the scale set, the format's 16 by default.
+    #[test]
+    fn the_output_scale_divides_the_network_output() {
+        let network = Arc::new(Network::random(5).unwrap());
+        let pos = Position::startpos();
+        let mut stack = NnueStack::new(network.clone(), &pos).unwrap();
+        stack.compute(&pos, Color::Black);
+        stack.compute(&pos, Color::White);
+        let raw = network.propagate(&stack.entries[0].accumulator, Color::Black.index());
+        assert!(raw.abs() >= 64, "a value that the scales tell apart: {raw}");
+        assert_eq!(stack.evaluate(&pos), raw / OUTPUT_SCALE);
+        stack.set_output_scale(8);
+        assert_eq!(stack.evaluate(&pos), raw / 8);
+        stack.set_output_scale(0);
+        assert_eq!(stack.evaluate(&pos), raw, "a scale below 1 is 1");
     }
 }
