@@ -7,7 +7,7 @@ mod common;
 
 use common::{assert_legal, Gui};
 use eval::nnue::stack::evaluate_afresh;
-use eval::nnue::Network;
+use eval::nnue::{Network, NnueStack};
 use shogi::Position;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -70,14 +70,25 @@ fn a_network_read_from_evaldir_evaluates_and_plays() {
         let m = pos.parse_usi_move(m).expect("legal");
         pos.do_move(m);
     }
-    let expected = evaluate_afresh(&Arc::new(net), &pos).expect("standard set");
+    let net = Arc::new(net);
+    let expected = evaluate_afresh(&net, &pos).expect("standard set");
     let lines = eval_lines(&mut gui);
-    assert!(
-        lines
-            .iter()
-            .any(|l| l == &format!("info string nnue value {expected} (side to move's view)")),
-        "{lines:?}"
-    );
+    let shown = |value: i32| format!("info string nnue value {value} (side to move's view)");
+    assert!(lines.iter().any(|l| l == &shown(expected)), "{lines:?}");
+
+    // `FV_SCALE` divides the network's output by another number than 16.
+    gui.send("setoption name FV_SCALE value 5");
+    let mut stack = NnueStack::new(net.clone(), &pos).expect("standard set");
+    stack.set_output_scale(5);
+    let scaled = stack.evaluate(&pos);
+    assert_ne!(scaled, expected, "a position whose value the scales tell apart");
+    let lines = eval_lines(&mut gui);
+    assert!(lines.iter().any(|l| l == &shown(scaled)), "{lines:?}");
+    gui.send("setoption name FV_SCALE value 0");
+    let lines = eval_lines(&mut gui);
+    assert!(lines.iter().any(|l| l.starts_with("info string error: FV_SCALE")), "{lines:?}");
+    assert!(lines.iter().any(|l| l == &shown(scaled)), "the scale stays: {lines:?}");
+    gui.send("setoption name FV_SCALE value 16");
 
     // A few moves of a game, each answered with a legal move.
     let mut played: Vec<String> = moves.split(' ').map(str::to_string).collect();

@@ -2,7 +2,7 @@
 //! (`moves`), the evaluation (`eval`) and the commands (`help`), each line sent
 //! as an `info string` so that a GUI reading the same pipe is not confused.
 
-use eval::nnue::Network;
+use eval::nnue::{Network, NnueStack};
 use shogi::{legal_moves, Color, Position, Square};
 use std::sync::Arc;
 
@@ -63,12 +63,17 @@ pub fn shape(pos: &Position) -> Vec<String> {
 }
 
 /// The static evaluation, its main terms and the phase; first the network's
-/// value when a network evaluates.
-pub fn evaluation(pos: &Position, network: Option<&Arc<Network>>) -> Vec<String> {
+/// value, as the search sees it (its output divided by `FV_SCALE`), when a network
+/// evaluates.
+pub fn evaluation(pos: &Position, network: Option<(&Arc<Network>, i32)>) -> Vec<String> {
     let b = eval::evaluate::breakdown(pos);
     let mut lines = Vec::new();
-    if let Some(network) = network {
-        lines.push(match eval::nnue::stack::evaluate_afresh(network, pos) {
+    if let Some((network, fv_scale)) = network {
+        let value = NnueStack::new(network.clone(), pos).map(|mut stack| {
+            stack.set_output_scale(fv_scale);
+            stack.evaluate(pos)
+        });
+        lines.push(match value {
             Some(v) => format!("nnue value {v} (side to move's view)"),
             None => "nnue value none (not the standard set of pieces)".to_string(),
         });

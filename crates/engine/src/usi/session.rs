@@ -240,7 +240,8 @@ impl Session {
             Command::Eval => {
                 self.prepare_network();
                 let network = self.network.network.as_ref();
-                self.tell(display::evaluation(&self.position, network))
+                let scale = self.options.fv_scale;
+                self.tell(display::evaluation(&self.position, network.map(|n| (n, scale))))
             }
             Command::Shape => self.tell(display::shape(&self.position)),
             Command::Help => self.tell(display::help()),
