@@ -26,6 +26,7 @@
 
 use super::features::{self, DIMENSIONS, PIECES, SET};
 use super::file::{Layers, Network, HALF, HIDDEN};
+use super::network::OUTPUT_SCALE;
 use shogi::{Color, Position};
 
 /// Rows of the piece-alone factor, after the halfKP rows.
@@ -41,7 +42,10 @@ const INPUTS: usize = 2 * HALF;
 const OUTPUT_CP: f32 = 100.0;
 /// The float network's weights are kept where the file's integers reach.
 const HIDDEN_WEIGHT_LIMIT: f32 = 127.0 / 64.0;
-const OUTPUT_WEIGHT_LIMIT: f32 = 127.0 * 127.0 / (16.0 * OUTPUT_CP);
+/// The file's output divisor, which the network is trained at (a player may
+/// change it later with `FV_SCALE`).
+const FILE_OUTPUT_SCALE: f32 = OUTPUT_SCALE as f32;
+const OUTPUT_WEIGHT_LIMIT: f32 = 127.0 * 127.0 / (FILE_OUTPUT_SCALE * OUTPUT_CP);
 
 /// One training position: its features from the side to move's view and from
 /// the other side's, and its labels from the side to move's view.
@@ -252,7 +256,7 @@ struct FileDense {
 
 /// The output layer's weight scale: a float weight 1 on a hidden value of 1
 /// (127) is `OUTPUT_CP` centipawns after the file's division by 16.
-const OUTPUT_FACTOR: f32 = 16.0 * OUTPUT_CP / 127.0;
+const OUTPUT_FACTOR: f32 = FILE_OUTPUT_SCALE * OUTPUT_CP / 127.0;
 
 impl FileDense {
     fn of(d: &Dense) -> FileDense {
@@ -267,7 +271,7 @@ impl FileDense {
             w2: weight(&d.w2, 64.0),
             b2: bias(&d.b2),
             w3: weight(&d.w3, OUTPUT_FACTOR),
-            b3: (d.b3 * 16.0 * OUTPUT_CP).round(),
+            b3: (d.b3 * FILE_OUTPUT_SCALE * OUTPUT_CP).round(),
         }
     }
 }
@@ -461,7 +465,7 @@ impl Trainer {
         let h1 = exact_layer(&q.w1, &q.b1, &input, &mut f.z1, &mut f.h1);
         let h2 = exact_layer(&q.w2, &q.b2, &h1, &mut f.z2, &mut f.h2);
         let out = q.b3 + q.w3.iter().zip(&h2).map(|(w, x)| w * x).sum::<f32>();
-        f.value = (out / 16.0).trunc();
+        f.value = (out / FILE_OUTPUT_SCALE).trunc();
     }
 
     /// The float network's value of a sample, centipawns from the side to
