@@ -33,6 +33,11 @@
 //! KFEnd's 5: in matches at 100 ms a move the cap of 3 scored 23-12-5 against the
 //! cap of 5 (docs/BENCHMARKS.md, "ABC search").
 //!
+//! Beyond KFEnd: `leaf_depth` above 0 values each leaf by a PVS search of that
+//! many plies with the node's window (the PVS of [`crate::pvs`], on this thread,
+//! sharing the quiescence table) instead of its key: ABC choosing the lines, an
+//! alpha-beta search looking past their ends.
+//!
 //! Threads: helper threads run the same iterations on their own lines and share
 //! both tables (Lazy SMP, as PVS does).
 
@@ -81,6 +86,8 @@ pub struct AbcOptions {
     /// a capture is passed over when its exchange value and this margin cannot
     /// lift the value to alpha.
     pub qs_margin: Value,
+    /// The depth of the PVS search that values a leaf (0: its key, as KFEnd).
+    pub leaf_depth: i32,
 }
 
 impl Default for AbcOptions {
@@ -99,12 +106,13 @@ impl Default for AbcOptions {
             early_cut: true,
             position_table: true,
             qs_margin: 200,
+            leaf_depth: 0,
         }
     }
 }
 
 /// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
-pub const OPTIONS: [(&str, i64, i64, i64); 13] = [
+pub const OPTIONS: [(&str, i64, i64, i64); 14] = [
     ("ABC_Delta", 250, 0, 10_000),
     ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
@@ -118,6 +126,7 @@ pub const OPTIONS: [(&str, i64, i64, i64); 13] = [
     ("ABC_EarlyCut", 1, 0, 1),
     ("ABC_PositionTable", 1, 0, 1),
     ("ABC_QsMargin", 200, 0, 100_000),
+    ("ABC_LeafDepth", 0, 0, 20),
 ];
 
 impl AbcOptions {
@@ -143,7 +152,8 @@ impl AbcOptions {
             "ABC_RootMargin" => self.root_margin = value as Value,
             "ABC_EarlyCut" => self.early_cut = value != 0,
             "ABC_PositionTable" => self.position_table = value != 0,
-            _ => self.qs_margin = value as Value,
+            "ABC_QsMargin" => self.qs_margin = value as Value,
+            _ => self.leaf_depth = value as i32,
         }
         Ok(())
     }

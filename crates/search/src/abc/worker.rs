@@ -8,6 +8,7 @@ use crate::engine::{BoundReport, RootMoves, SearchThread, ThreadContext};
 use crate::game::{rules_end, units, Game, Side};
 use crate::history::{ContinuationHistory, History, QuietStats};
 use crate::plies::PlyStack;
+use crate::pvs::Worker as PvsWorker;
 use crate::qsearch::{qsearch, QsHost, REPETITION_PLIES};
 use crate::tt::{Bound, TranspositionTable};
 use crate::value::*;
@@ -67,6 +68,8 @@ pub struct AbcCounters {
     /// to search the forced lines (the first) deepest.
     pub leaves_by_openness: [u64; 4],
     pub leaf_plies_by_openness: [u64; 4],
+    /// Leaves valued by a PVS search (`ABC_LeafDepth` above 0).
+    pub leaf_searches: u64,
 }
 
 pub struct AbcThread<'s, G: Game> {
@@ -91,6 +94,9 @@ pub struct AbcThread<'s, G: Game> {
     generated: Vec<usize>,
     stored: Vec<Stored>,
     pub counters: AbcCounters,
+    /// The PVS search that values leaves, when `leaf_depth` is above 0; it
+    /// shares the quiescence table.
+    leaf_search: Option<Box<PvsWorker<'s, G>>>,
     /// Lines of a trace of the search (see [`super::traced`]), when one is kept.
     pub(super) trace: Option<Vec<String>>,
 }
@@ -104,6 +110,8 @@ impl<'s, G: Game> AbcThread<'s, G> {
     ) -> Self {
         let plies = MAX_PLY as usize + 8;
         let side = game.side_to_move();
+        let leaf_search = (options.leaf_depth > 0)
+            .then(|| Box::new(PvsWorker::new(game.clone(), &tables.quiescence, ctx.detached())));
         AbcThread {
             game,
             tables,
@@ -119,6 +127,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             generated: Vec::with_capacity(256),
             stored: Vec::with_capacity(16),
             counters: AbcCounters::default(),
+            leaf_search,
             trace: None,
         }
     }
@@ -441,8 +450,9 @@ impl<'s, G: Game> AbcThread<'s, G> {
         // move with window (-beta, -alpha) and key `key`.
         if self.conspiracy.terminates(&self.heads[..ply], mover, -beta, -alpha, key) {
             self.count_leaf(ply, mover, key);
-            self.note(ply + 1, || format!("leaf: {}", -key));
-            return -key;
+            let v = self.leaf_value(alpha, beta, ply).unwrap_or(-key);
+            self.note(ply + 1, || format!("leaf: {v}"));
+            return v;
         }
 
         // Step 4. The moves and their keys (or the early β-cut).
@@ -489,6 +499,15 @@ impl<'s, G: Game> AbcThread<'s, G> {
         }
         self.note(ply + 1, || format!("value {best}"));
         best
+    }
+
+    /// The value of the leaf at `ply` by a PVS search of `leaf_depth` plies with
+    /// the node's window (fail-soft), or `None` where leaves are their keys.
+    fn leaf_value(&mut self, alpha: Value, beta: Value, ply: usize) -> Option<Value> {
+        let pvs = self.leaf_search.as_mut()?;
+        self.counters.leaf_searches += 1;
+        let depth = self.options.leaf_depth;
+        Some(pvs.search_for(&mut self.game, &mut self.ctx, (alpha, beta), depth, ply))
     }
 
     /// Adds a line to the trace, indented by `ply` (made only when a trace is kept).
@@ -640,6 +659,7 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             ("leaf_plies_open2", c.leaf_plies_by_openness[2]),
             ("leaves_open3", c.leaves_by_openness[3]),
             ("leaf_plies_open3", c.leaf_plies_by_openness[3]),
+            ("leaf_searches", c.leaf_searches),
         ]
     }
 }

@@ -14,7 +14,7 @@ mod worker;
 use crate::engine::{remake_tables, tables_or_smallest, AllocError, Searcher, ThreadContext};
 use crate::game::Game;
 use crate::tt::TranspositionTable;
-use worker::Worker;
+pub(crate) use worker::Worker;
 
 /// PVS and its transposition table.
 pub struct Pvs {
