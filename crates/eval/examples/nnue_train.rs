@@ -17,7 +17,8 @@
 //! `--pretrain FILE` first trains `--pretrain-epochs` epochs (learning rate
 //! `--pretrain-lr`) on the values of another file (`nnue_teacher.rs`: the
 //! handcrafted evaluation's), then on the data from `--lr`; in the smooth
-//! arithmetic with `--pretrain-smooth`.
+//! arithmetic with `--pretrain-smooth`. `--threads N` shares each batch among N
+//! threads (the machine's cores; the default is one).
 //!
 //! ```text
 //! cargo run --release -p eval --example nnue_train -- \
@@ -49,6 +50,7 @@ fn main() {
         lambda: arg(&args, "--lambda", defaults.lambda),
         learning_rate: arg(&args, "--lr", defaults.learning_rate),
         own_rows: !args.iter().any(|a| a == "--factors-only"),
+        threads: arg(&args, "--threads", defaults.threads),
         ..defaults
     };
     shogi::attacks::init();

@@ -181,11 +181,22 @@ pub struct Settings {
     /// are the values the file gives; gradients pass the rounding straight
     /// through. Off, the pass is smooth (for checking the gradients).
     pub exact: bool,
+    /// Threads sharing each batch's forward and backward passes (each with
+    /// gradients of its own, summed before the step). The result depends on the
+    /// count only through the order of the sums.
+    pub threads: usize,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { scale: 820.0, lambda: 0.7, learning_rate: 1e-3, own_rows: true, exact: true }
+        Settings {
+            scale: 820.0,
+            lambda: 0.7,
+            learning_rate: 1e-3,
+            own_rows: true,
+            exact: true,
+            threads: 1,
+        }
     }
 }
 
@@ -298,6 +309,103 @@ fn exact_layer(
     out
 }
 
+/// The gradients of a batch, or of one thread's share of it.
+struct Gradients {
+    /// Transformer rows `[ROWS][HALF]`; `touched` lists the rows reached.
+    ft: Vec<f32>,
+    touched: Vec<u32>,
+    is_touched: Vec<bool>,
+    ft_bias: Vec<f32>,
+    dense: Dense,
+    loss: f32,
+}
+
+impl Gradients {
+    fn new() -> Gradients {
+        Gradients {
+            ft: vec![0.0; ROWS * HALF],
+            touched: Vec::new(),
+            is_touched: vec![false; ROWS],
+            ft_bias: vec![0.0; HALF],
+            dense: Dense::zeros(),
+            loss: 0.0,
+        }
+    }
+
+    /// Adds `other` to these gradients and leaves `other` zero.
+    fn absorb(&mut self, other: &mut Gradients) {
+        let d = &mut self.dense;
+        let o = &mut other.dense;
+        for (mine, theirs) in
+            [(&mut d.w1, &mut o.w1), (&mut d.b1, &mut o.b1), (&mut d.w2, &mut o.w2)]
+                .into_iter()
+                .chain([(&mut d.b2, &mut o.b2), (&mut d.w3, &mut o.w3)])
+        {
+            for (a, b) in mine.iter_mut().zip(theirs.iter_mut()) {
+                *a += std::mem::take(b);
+            }
+        }
+        d.b3 += std::mem::take(&mut o.b3);
+        for (a, b) in self.ft_bias.iter_mut().zip(other.ft_bias.iter_mut()) {
+            *a += std::mem::take(b);
+        }
+        for &row in &other.touched {
+            let row = row as usize;
+            if !self.is_touched[row] {
+                self.is_touched[row] = true;
+                self.touched.push(row as u32);
+            }
+            let r = row * HALF..(row + 1) * HALF;
+            for (a, b) in self.ft[r.clone()].iter_mut().zip(other.ft[r].iter_mut()) {
+                *a += std::mem::take(b);
+            }
+            other.is_touched[row] = false;
+        }
+        other.touched.clear();
+        self.loss += std::mem::take(&mut other.loss);
+    }
+}
+
+/// A block of transformer rows, from `first_row` on: the weights, Adam's
+/// moments and the batch's gradients, which one thread updates alone.
+struct RowBlocks<'a> {
+    ft: &'a mut [f32],
+    m: &'a mut [f32],
+    v: &'a mut [f32],
+    grad: &'a mut [f32],
+    first_row: usize,
+}
+
+impl<'a> RowBlocks<'a> {
+    /// The rows before `row`, and the rest.
+    fn split_at_row(self, row: usize) -> (RowBlocks<'a>, RowBlocks<'a>) {
+        let at = (row - self.first_row) * HALF;
+        let (ft, ft_rest) = self.ft.split_at_mut(at);
+        let (m, m_rest) = self.m.split_at_mut(at);
+        let (v, v_rest) = self.v.split_at_mut(at);
+        let (grad, grad_rest) = self.grad.split_at_mut(at);
+        (
+            RowBlocks { ft, m, v, grad, first_row: self.first_row },
+            RowBlocks { ft: ft_rest, m: m_rest, v: v_rest, grad: grad_rest, first_row: row },
+        )
+    }
+
+    /// One Adam step on `rows` (all in this block) with the gradients times
+    /// `scale`, which are left zero.
+    fn adam(self, rows: &[u32], rate: f32, scale: f32) {
+        for &row in rows {
+            let start = (row as usize - self.first_row) * HALF;
+            for k in start..start + HALF {
+                let grad = self.grad[k] * scale;
+                self.grad[k] = 0.0;
+                self.m[k] = BETA1 * self.m[k] + (1.0 - BETA1) * grad;
+                self.v[k] = BETA2 * self.v[k] + (1.0 - BETA2) * grad * grad;
+                self.ft[k] -= rate * self.m[k] / (self.v[k].sqrt() + 1e-8);
+            }
+        }
+    }
+}
+
 /// The intermediate values of one sample's forward pass.
 struct Forward {
     acc: [[f32; HALF]; 2],
@@ -321,12 +429,8 @@ pub struct Trainer {
     ft_moments: Moments,
     ft_bias_moments: Moments,
     dense_moments: [Moments; 6],
-    /// Gradients of a batch; `touched` lists the transformer rows it reached.
-    ft_grad: Vec<f32>,
-    touched: Vec<u32>,
-    is_touched: Vec<bool>,
-    ft_bias_grad: Vec<f32>,
-    dense_grad: Dense,
+    /// Gradients of a batch, one set per thread (made as the threads are).
+    grads: Vec<Gradients>,
     steps: u32,
     pub settings: Settings,
 }
@@ -378,11 +482,7 @@ impl Trainer {
                 Moments::new(HIDDEN),
                 Moments::new(1),
             ],
-            ft_grad: vec![0.0; ROWS * HALF],
-            touched: Vec::new(),
-            is_touched: vec![false; ROWS],
-            ft_bias_grad: vec![0.0; HALF],
-            dense_grad: Dense::zeros(),
+            grads: vec![Gradients::new()],
             steps: 0,
             settings,
         }
@@ -494,14 +594,14 @@ impl Trainer {
         t * (t / p).ln() + (1.0 - t) * ((1.0 - t) / (1.0 - p)).ln()
     }
 
-    /// Adds one sample's gradient to the batch's; returns its loss.
-    fn backward(&mut self, sample: &Sample) -> f32 {
+    /// Adds one sample's gradient and loss to `grads`.
+    fn backward(&self, sample: &Sample, grads: &mut Gradients) {
         let f = self.forward(sample);
-        let loss = self.loss_at(f.value, sample);
+        grads.loss += self.loss_at(f.value, sample);
         let p = sigmoid(f.value / self.settings.scale);
         let d_out = (p - self.target(sample)) * OUTPUT_CP / self.settings.scale;
         let d = &self.dense;
-        let g = &mut self.dense_grad;
+        let g = &mut grads.dense;
         g.b3 += d_out;
         let mut dz2 = [0.0; HIDDEN];
         for o in 0..HIDDEN {
@@ -534,39 +634,69 @@ impl Trainer {
             let mut d_acc = [0.0; HALF];
             for j in 0..HALF {
                 d_acc[j] = d_input[view * HALF + j] * passes(f.acc[view][j]);
-                self.ft_bias_grad[j] += d_acc[j];
+                grads.ft_bias[j] += d_acc[j];
             }
             for &feature in &sample.features[view] {
                 rows_of(feature, self.settings.own_rows, |row| {
-                    if !self.is_touched[row] {
-                        self.is_touched[row] = true;
-                        self.touched.push(row as u32);
+                    if !grads.is_touched[row] {
+                        grads.is_touched[row] = true;
+                        grads.touched.push(row as u32);
                     }
-                    for (g, d) in self.ft_grad[row * HALF..(row + 1) * HALF].iter_mut().zip(&d_acc)
-                    {
+                    for (g, d) in grads.ft[row * HALF..(row + 1) * HALF].iter_mut().zip(&d_acc) {
                         *g += d;
                     }
                 });
             }
         }
-        loss
+    }
+
+    /// The batch's gradients, summed over `settings.threads` threads, each
+    /// taking an equal share of the samples, into `grads[0]`.
+    fn batch_gradients(&mut self, batch: &[&Sample]) {
+        let threads = self.settings.threads.clamp(1, batch.len().max(1));
+        let mut grads = std::mem::take(&mut self.grads);
+        grads.truncate(threads);
+        while grads.len() < threads {
+            grads.push(Gradients::new());
+        }
+        if threads == 1 {
+            for sample in batch {
+                self.backward(sample, &mut grads[0]);
+            }
+        } else {
+            let this = &*self;
+            let share = batch.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                for (g, part) in grads.iter_mut().zip(batch.chunks(share)) {
+                    scope.spawn(move || {
+                        for sample in part {
+                            this.backward(sample, g);
+                        }
+                    });
+                }
+            });
+            let (first, rest) = grads.split_at_mut(1);
+            for g in rest {
+                first[0].absorb(g);
+            }
+        }
+        self.grads = grads;
     }
 
     /// One step of the optimiser on a batch of samples; returns the batch's
     /// mean loss before the step.
     pub fn step(&mut self, batch: &[&Sample]) -> f32 {
-        let mut loss = 0.0;
-        for sample in batch {
-            loss += self.backward(sample);
-        }
+        self.batch_gradients(batch);
+        let grads = &mut self.grads[0];
+        let loss = std::mem::take(&mut grads.loss);
         self.steps += 1;
         let scale = 1.0 / batch.len().max(1) as f32;
         let t = self.steps as i32;
         let rate =
             self.settings.learning_rate * (1.0 - BETA2.powi(t)).sqrt() / (1.0 - BETA1.powi(t));
-        let g = &mut self.dense_grad;
-        for grads in [&mut g.w1, &mut g.b1, &mut g.w2, &mut g.b2, &mut g.w3] {
-            grads.iter_mut().for_each(|x| *x *= scale);
+        let g = &mut grads.dense;
+        for block in [&mut g.w1, &mut g.b1, &mut g.w2, &mut g.b2, &mut g.w3] {
+            block.iter_mut().for_each(|x| *x *= scale);
         }
         g.b3 *= scale;
         let d = &mut self.dense;
@@ -582,23 +712,39 @@ impl Trainer {
         *g = Dense::zeros();
         self.file_dense = FileDense::of(d);
 
-        self.ft_bias_grad.iter_mut().for_each(|x| *x *= scale);
-        adam(&mut self.ft_bias, &self.ft_bias_grad, &mut self.ft_bias_moments, rate, f32::MAX);
-        self.ft_bias_grad.iter_mut().for_each(|x| *x = 0.0);
-        for &row in &self.touched {
-            let r = row as usize * HALF..(row as usize + 1) * HALF;
-            let moments = &mut self.ft_moments;
-            for (i, (w, g)) in self.ft[r.clone()].iter_mut().zip(&mut self.ft_grad[r]).enumerate() {
-                let k = row as usize * HALF + i;
-                let grad = *g * scale;
-                *g = 0.0;
-                moments.m[k] = BETA1 * moments.m[k] + (1.0 - BETA1) * grad;
-                moments.v[k] = BETA2 * moments.v[k] + (1.0 - BETA2) * grad * grad;
-                *w -= rate * moments.m[k] / (moments.v[k].sqrt() + 1e-8);
+        grads.ft_bias.iter_mut().for_each(|x| *x *= scale);
+        adam(&mut self.ft_bias, &grads.ft_bias, &mut self.ft_bias_moments, rate, f32::MAX);
+        grads.ft_bias.iter_mut().for_each(|x| *x = 0.0);
+        // Lazy Adam on the rows the batch touched, in sorted order so that the
+        // threads can take disjoint blocks of rows.
+        grads.touched.sort_unstable();
+        let threads = self.settings.threads.clamp(1, grads.touched.len().max(1));
+        let share = grads.touched.len().div_ceil(threads).max(1);
+        let mut blocks = RowBlocks {
+            ft: &mut self.ft,
+            m: &mut self.ft_moments.m,
+            v: &mut self.ft_moments.v,
+            grad: &mut grads.ft,
+            first_row: 0,
+        };
+        std::thread::scope(|scope| {
+            let mut chunks = grads.touched.chunks(share).peekable();
+            while let Some(rows) = chunks.next() {
+                // This block ends where the next chunk's first row begins.
+                let end = chunks.peek().map_or(ROWS, |next| next[0] as usize);
+                let (mine, rest) = blocks.split_at_row(end);
+                blocks = rest;
+                if chunks.peek().is_none() {
+                    mine.adam(rows, rate, scale);
+                } else {
+                    scope.spawn(move || mine.adam(rows, rate, scale));
+                }
             }
-            self.is_touched[row as usize] = false;
+        });
+        for &row in &grads.touched {
+            grads.is_touched[row as usize] = false;
         }
-        self.touched.clear();
+        grads.touched.clear();
         loss * scale
     }
 
@@ -724,7 +870,8 @@ mod tests {
         let mut rng = SplitMix(11);
         t.ft.iter_mut().for_each(|w| *w += rng.uniform(0.05));
         let sample = &samples[3];
-        t.backward(sample);
+        let mut grads = Gradients::new();
+        t.backward(sample, &mut grads);
         let feature = sample.features[0][30] as usize;
         let mut rows = Vec::new();
         rows_of(feature as u32, true, |r| rows.push(r));
@@ -753,12 +900,12 @@ mod tests {
         let mut nonzero = 0;
         for j in 0..HALF {
             for &row in &rows {
-                let analytic = t.ft_grad[row * HALF + j];
+                let analytic = grads.ft[row * HALF + j];
                 nonzero += check(&mut t, &|t| &mut t.ft[row * HALF + j], analytic) as usize;
             }
         }
         assert!(nonzero > 30, "only {nonzero} transformer gradients were not zero");
-        let g = std::mem::replace(&mut t.dense_grad, Dense::zeros());
+        let g = grads.dense;
         for i in (0..HIDDEN * INPUTS).step_by(97) {
             check(&mut t, &|t| &mut t.dense.w1[i], g.w1[i]);
         }
@@ -770,6 +917,42 @@ mod tests {
             check(&mut t, &|t| &mut t.dense.b1[i], g.b1[i]);
         }
         check(&mut t, &|t| &mut t.dense.b3, g.b3);
+    }
+
+    /// A batch's gradients summed over threads are the one thread's, up to the
+    /// order of the sums; so is the step.
+    #[test]
+    fn threads_share_a_batch_without_changing_its_gradient() {
+        shogi::attacks::init();
+        let samples = samples();
+        let batch: Vec<&Sample> = samples.iter().collect();
+        let mut one = Trainer::new(3, Settings::default());
+        let mut three = Trainer::new(3, Settings { threads: 3, ..Settings::default() });
+        one.batch_gradients(&batch);
+        three.batch_gradients(&batch);
+        let (a, b) = (&one.grads[0], &three.grads[0]);
+        let close = |x: f32, y: f32| (x - y).abs() <= 1e-4 * (1.0 + x.abs().max(y.abs()));
+        assert!(close(a.loss, b.loss), "{} {}", a.loss, b.loss);
+        let mut rows_a = a.touched.clone();
+        let mut rows_b = b.touched.clone();
+        rows_a.sort();
+        rows_b.sort();
+        assert_eq!(rows_a, rows_b);
+        assert!(a.ft.iter().zip(&b.ft).all(|(&x, &y)| close(x, y)));
+        assert!(a.ft.iter().any(|&x| x != 0.0));
+        assert!(a.dense.w1.iter().zip(&b.dense.w1).all(|(&x, &y)| close(x, y)));
+        assert!(a.dense.w2.iter().zip(&b.dense.w2).all(|(&x, &y)| close(x, y)));
+        assert!(close(a.dense.b3, b.dense.b3));
+        // The helpers' gradients were handed over and left zero.
+        assert!(three.grads[1..].iter().all(|g| g.touched.is_empty() && g.loss == 0.0));
+        assert!(three.grads[1..].iter().all(|g| g.ft.iter().all(|&x| x == 0.0)));
+        // Whole steps stay together too.
+        let mut one = Trainer::new(3, Settings::default());
+        let mut three = Trainer::new(3, Settings { threads: 3, ..Settings::default() });
+        for _ in 0..5 {
+            let (x, y) = (one.step(&batch), three.step(&batch));
+            assert!(close(x, y), "{x} {y}");
+        }
     }
 
     /// Training moves the values towards the targets, and the file's integer
