@@ -17,7 +17,8 @@
 //! `--pretrain FILE` first trains `--pretrain-epochs` epochs (learning rate
 //! `--pretrain-lr`) on the values of another file (`nnue_teacher.rs`: the
 //! handcrafted evaluation's), then on the data from `--lr`; in the smooth
-//! arithmetic with `--pretrain-smooth`. `--threads N` shares each batch among N
+//! arithmetic with `--pretrain-smooth`; with `--epochs 0` the pretrained network
+//! is written as it is. `--threads N` shares each batch among N
 //! threads (the machine's cores; the default is one).
 //!
 //! ```text
@@ -139,30 +140,41 @@ fn main() {
         );
         if v < best {
             best = v;
-            let network = trainer.quantize();
-            let mut bytes = Vec::new();
-            network.write(&mut bytes).expect("write to memory");
-            let mut file = std::fs::File::create(&out).expect("create the output file");
-            file.write_all(&bytes).expect("write the output file");
-            // The file's integer values against the float network's.
-            let network = Arc::new(network);
-            let (mut diff, mut n) = (0.0f64, 0usize);
-            for (sample, sfen) in valid.iter().take(2000) {
-                let Ok(pos) = shogi::Position::from_sfen(sfen) else { continue };
-                if let Some(int) = evaluate_afresh(&network, &pos) {
-                    diff += (trainer.value(sample) as f64 - int as f64).abs();
-                    n += 1;
-                }
-            }
-            eprintln!(
-                "  written {out}: file vs float mean |difference| {:.1} cp on {n} positions",
-                diff / n.max(1) as f64
-            );
+            write_network(&trainer, &out, &valid);
         }
         trainer.settings.learning_rate *= decay;
     }
 
-    eprintln!("best validation loss {best:.5}: {out}");
+    if epochs == 0 {
+        // Pretrained only: the network as the teacher's values left it.
+        write_network(&trainer, &out, &valid);
+        eprintln!("validation loss {:.5}: {out}", valid_loss(&trainer));
+    } else {
+        eprintln!("best validation loss {best:.5}: {out}");
+    }
+}
+
+/// Writes the trainer's network to `out` as `nn.bin`, and reports how far the
+/// file's integer values are from the float network's on validation positions.
+fn write_network(trainer: &Trainer, out: &str, valid: &[(Sample, String)]) {
+    let network = trainer.quantize();
+    let mut bytes = Vec::new();
+    network.write(&mut bytes).expect("write to memory");
+    let mut file = std::fs::File::create(out).expect("create the output file");
+    file.write_all(&bytes).expect("write the output file");
+    let network = Arc::new(network);
+    let (mut diff, mut n) = (0.0f64, 0usize);
+    for (sample, sfen) in valid.iter().take(2000) {
+        let Ok(pos) = shogi::Position::from_sfen(sfen) else { continue };
+        if let Some(int) = evaluate_afresh(&network, &pos) {
+            diff += (trainer.value(sample) as f64 - int as f64).abs();
+            n += 1;
+        }
+    }
+    eprintln!(
+        "  written {out}: file vs float mean |difference| {:.1} cp on {n} positions",
+        diff / n.max(1) as f64
+    );
 }
 
 /// One pass over `samples` in a random order; returns the mean training loss
