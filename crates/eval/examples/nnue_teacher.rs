@@ -9,7 +9,9 @@
 //! the few it can label. Positions in check are left out, and so are the lines
 //! `nnue_train.rs` holds out for validation (`eval::tuning::is_validation_line`),
 //! so that the validation positions stay unseen. `--limit N` reads the first N
-//! lines only (the strength-against-data curve).
+//! lines only (the strength-against-data curve). `--grandchildren M` adds up to
+//! M positions one random legal move away from each child as well (two plies
+//! from the game: more varied positions from the same games).
 //!
 //! ```text
 //! cargo run --release -p eval --example nnue_teacher -- \
@@ -30,6 +32,7 @@ fn main() {
     let data: String = arg(&args, "--data", "nnue-data.txt".to_string());
     let out: String = arg(&args, "--out", "nnue-teacher.txt".to_string());
     let children: usize = arg(&args, "--children", 24);
+    let grandchildren: usize = arg(&args, "--grandchildren", 0);
     let limit: usize = arg(&args, "--limit", usize::MAX);
     let mut rng: u64 = arg(&args, "--seed", 1u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     shogi::attacks::init();
@@ -54,16 +57,11 @@ fn main() {
         let Some(sfen) = line.split('\t').next() else { continue };
         let Ok(pos) = Position::from_sfen(sfen) else { continue };
         write(&pos, &mut w);
-        let mut moves: Vec<shogi::Move> = legal_moves(&pos).iter().copied().collect();
-        for k in 0..children.min(moves.len()) {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let pick = k + (rng % (moves.len() - k) as u64) as usize;
-            moves.swap(k, pick);
-            let mut child = pos.clone();
-            child.do_move(moves[k]);
+        for child in random_children(&pos, children, &mut rng) {
             write(&child, &mut w);
+            for grandchild in random_children(&child, grandchildren, &mut rng) {
+                write(&grandchild, &mut w);
+            }
         }
     }
     w.flush().expect("flush");
@@ -72,4 +70,24 @@ fn main() {
         "{written} positions in {seconds:.1} s ({:.0} positions/s) -> {out}",
         written as f64 / seconds
     );
+}
+
+/// Up to `count` distinct positions one random legal move away from `pos`.
+fn random_children(pos: &Position, count: usize, rng: &mut u64) -> Vec<Position> {
+    if count == 0 {
+        return Vec::new();
+    }
+    let mut moves: Vec<shogi::Move> = legal_moves(pos).iter().copied().collect();
+    let mut children = Vec::with_capacity(count.min(moves.len()));
+    for k in 0..count.min(moves.len()) {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        let pick = k + (*rng % (moves.len() - k) as u64) as usize;
+        moves.swap(k, pick);
+        let mut child = pos.clone();
+        child.do_move(moves[k]);
+        children.push(child);
+    }
+    children
 }
