@@ -113,14 +113,31 @@ impl NnueStack {
             }
         }
         if !reachable {
+            // Nothing computed below: refresh the lowest entry the updates can
+            // start from (the root, or where this side's king last moved) rather
+            // than this one, so that the entries between are computed on the way
+            // and the next position evaluated from the same parent (ABC values
+            // every move of a node it never evaluates itself) needs one update,
+            // not another refresh. That entry's features are this position's
+            // with the changes of the moves above it taken back (the king stood
+            // where it stands now).
             self.features.clear();
             if let Some(pieces) = features::pieces(pos) {
                 self.features.extend(pieces.iter().map(|p| features::index(king, p[v])));
             }
-            let top = &mut self.entries[self.top];
-            self.network.refresh(&mut top.accumulator.0[v], &self.features);
-            top.computed[v] = true;
-            return;
+            for ply in (from + 1..=self.top).rev() {
+                let changes = self.entries[ply].changes;
+                for i in 0..changes.count as usize {
+                    let added = features::index(king, changes.added[i][v]);
+                    if let Some(at) = self.features.iter().position(|&f| f == added) {
+                        self.features.swap_remove(at);
+                    }
+                    self.features.push(features::index(king, changes.removed[i][v]));
+                }
+            }
+            let base = &mut self.entries[from];
+            self.network.refresh(&mut base.accumulator.0[v], &self.features);
+            base.computed[v] = true;
         }
         for ply in from + 1..=self.top {
             let (below, above) = self.entries.split_at_mut(ply);
@@ -204,6 +221,65 @@ mod tests {
                 let fresh = evaluate_afresh(&network, &pos).unwrap();
                 assert_eq!(stack.evaluate(&pos), fresh, "{}", pos.to_sfen());
             }
+        }
+    }
+
+    /// ABC's pattern: lines whose inner positions are never evaluated, and at the
+    /// end of each every child evaluated in turn. The first child's refresh is
+    /// made at the lowest entry it can start from, so the line's entries get
+    /// computed on the way (each equal to its position's fresh accumulator), and
+    /// every value equals the fresh one.
+    #[test]
+    fn a_refresh_starts_low_and_computes_the_line() {
+        let network = Arc::new(Network::random(7).unwrap());
+        let mut seed = 5u64;
+        for _ in 0..20 {
+            let mut pos = Position::startpos();
+            let mut stack = NnueStack::new(network.clone(), &pos).unwrap();
+            let mut line = vec![pos.clone()];
+            for _ in 0..12 {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let mut list = MoveList::new();
+                generate_legal(&pos, &mut list);
+                let moves = list.as_slice();
+                if moves.is_empty() {
+                    break;
+                }
+                let pick = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| m.is_capture() || m.moved_kind() == shogi::PieceKind::King)
+                    .nth((seed >> 40) as usize % 4)
+                    .unwrap_or(moves[(seed >> 33) as usize % moves.len()]);
+                stack.make_move(&pos, pick);
+                pos.do_move(pick);
+                line.push(pos.clone());
+            }
+            let mut list = MoveList::new();
+            generate_legal(&pos, &mut list);
+            for &m in list.as_slice() {
+                stack.make_move(&pos, m);
+                let mut child = pos.clone();
+                child.do_move(m);
+                assert_eq!(stack.evaluate(&child), evaluate_afresh(&network, &child).unwrap());
+                stack.unmake();
+            }
+            // Every entry of the line computed for a view is its position's own.
+            for (ply, position) in line.iter().enumerate() {
+                let fresh = NnueStack::new(network.clone(), position).map(|mut s| {
+                    s.evaluate(position);
+                    s.entries[0].accumulator
+                });
+                let fresh = fresh.unwrap();
+                for v in 0..2 {
+                    if stack.entries[ply].computed[v] {
+                        assert_eq!(stack.entries[ply].accumulator.0[v], fresh.0[v], "ply {ply}");
+                    }
+                }
+            }
+            // The parent of the children is computed: they cost one update each.
+            let top = stack.top;
+            assert!(stack.entries[top].computed.iter().all(|&c| c), "the parent is computed");
         }
     }
 
