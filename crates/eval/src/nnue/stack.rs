@@ -185,6 +185,18 @@ mod tests {
     use super::*;
     use shogi::movegen::{generate_legal, MoveList};
 
+    /// A move of the non-empty `moves` chosen by `seed`: one of the first `among`
+    /// captures and king moves (which change the most features) where there are
+    /// enough, any move otherwise.
+    fn pick_move(moves: &[Move], seed: u64, among: usize) -> Move {
+        moves
+            .iter()
+            .copied()
+            .filter(|m| m.is_capture() || m.moved_kind() == shogi::PieceKind::King)
+            .nth((seed >> 40) as usize % among)
+            .unwrap_or(moves[(seed >> 33) as usize % moves.len()])
+    }
+
     /// Values kept move by move equal values computed afresh, along random lines
     /// with captures, drops, promotions and king moves.
     #[test]
@@ -204,14 +216,7 @@ mod tests {
                 pos.undo_move(m);
                 stack.unmake();
             } else {
-                // Prefer captures and king moves, which change the most.
-                let moves = list.as_slice();
-                let pick = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| m.is_capture() || m.moved_kind() == shogi::PieceKind::King)
-                    .nth((seed >> 40) as usize % 3)
-                    .unwrap_or(moves[(seed >> 33) as usize % moves.len()]);
+                let pick = pick_move(list.as_slice(), seed, 3);
                 stack.make_move(&pos, pick);
                 pos.do_move(pick);
                 line.push(pick);
@@ -241,16 +246,10 @@ mod tests {
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let mut list = MoveList::new();
                 generate_legal(&pos, &mut list);
-                let moves = list.as_slice();
-                if moves.is_empty() {
+                if list.as_slice().is_empty() {
                     break;
                 }
-                let pick = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| m.is_capture() || m.moved_kind() == shogi::PieceKind::King)
-                    .nth((seed >> 40) as usize % 4)
-                    .unwrap_or(moves[(seed >> 33) as usize % moves.len()]);
+                let pick = pick_move(list.as_slice(), seed, 4);
                 stack.make_move(&pos, pick);
                 pos.do_move(pick);
                 line.push(pos.clone());
