@@ -129,7 +129,9 @@ impl NnueStack {
                 let changes = self.entries[ply].changes;
                 for i in 0..changes.count as usize {
                     let added = features::index(king, changes.added[i][v]);
-                    if let Some(at) = self.features.iter().position(|&f| f == added) {
+                    let at = self.features.iter().position(|&f| f == added);
+                    debug_assert!(at.is_some(), "a feature a move added is on the board above it");
+                    if let Some(at) = at {
                         self.features.swap_remove(at);
                     }
                     self.features.push(features::index(king, changes.removed[i][v]));
@@ -265,14 +267,12 @@ mod tests {
             }
             // Every entry of the line computed for a view is its position's own.
             for (ply, position) in line.iter().enumerate() {
-                let fresh = NnueStack::new(network.clone(), position).map(|mut s| {
-                    s.evaluate(position);
-                    s.entries[0].accumulator
-                });
-                let fresh = fresh.unwrap();
+                let mut alone = NnueStack::new(network.clone(), position).unwrap();
+                alone.evaluate(position);
                 for v in 0..2 {
                     if stack.entries[ply].computed[v] {
-                        assert_eq!(stack.entries[ply].accumulator.0[v], fresh.0[v], "ply {ply}");
+                        let fresh = alone.entries[0].accumulator.0[v];
+                        assert_eq!(stack.entries[ply].accumulator.0[v], fresh, "ply {ply}");
                     }
                 }
             }
