@@ -12,6 +12,47 @@ use shogi::{Color, Declaration, EnteringKingRule, Move, PieceKind, Position, Rep
 use std::cell::RefCell;
 use std::sync::Arc;
 
+/// Handcrafted values of recent positions by key, so that a position evaluated
+/// twice (a quiet move's static bound, then the stand-pat of its quiescence
+/// search) costs one evaluation. Per thread: a clone starts empty, and the
+/// table is made at the first evaluation.
+#[derive(Default)]
+struct EvalCache(RefCell<Vec<(u64, Value)>>);
+
+impl std::fmt::Debug for EvalCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("EvalCache")
+    }
+}
+
+/// Slots of the evaluation cache (16 bytes each: 1 MiB).
+const EVAL_CACHE_SLOTS: usize = 1 << 16;
+
+impl Clone for EvalCache {
+    fn clone(&self) -> Self {
+        EvalCache::default()
+    }
+}
+
+impl EvalCache {
+    /// The value of the position with key `key`, from the cache or by `evaluate`
+    /// (whose value the cache then keeps).
+    #[inline]
+    fn get_or(&self, key: u64, evaluate: impl FnOnce() -> Value) -> Value {
+        let mut slots = self.0.borrow_mut();
+        if slots.is_empty() {
+            slots.resize(EVAL_CACHE_SLOTS, (0, 0));
+        }
+        let slot = &mut slots[(key as usize) & (EVAL_CACHE_SLOTS - 1)];
+        if slot.0 == key && key != 0 {
+            return slot.1;
+        }
+        let v = evaluate();
+        *slot = (key, v);
+        v
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct ShogiGame {
     pos: Position,
@@ -23,6 +64,8 @@ pub struct ShogiGame {
     /// The network that evaluates instead of the handcrafted evaluation, with its
     /// accumulators (updated when a position is evaluated, hence the cell).
     nnue: Option<RefCell<NnueStack>>,
+    /// The handcrafted evaluation's recent values.
+    eval_cache: EvalCache,
 }
 
 impl ShogiGame {
@@ -36,6 +79,7 @@ impl ShogiGame {
             entering_king_rule: EnteringKingRule::Point27,
             max_moves_to_draw: 0,
             nnue: None,
+            eval_cache: EvalCache::default(),
         }
     }
 
@@ -127,7 +171,9 @@ impl Game for ShogiGame {
         if let Some(nnue) = &self.nnue {
             return nnue.borrow_mut().evaluate(&self.pos);
         }
-        crate::evaluate(&self.pos, self.sums.last().copied().unwrap_or_default())
+        self.eval_cache.get_or(self.pos.key(), || {
+            crate::evaluate(&self.pos, self.sums.last().copied().unwrap_or_default())
+        })
     }
 
     /// The move limit (a draw past `max_moves_to_draw`, unless the last move
@@ -283,6 +329,36 @@ impl Game for ShogiGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cached evaluation is the evaluation: along a random game and back,
+    /// every position (evaluated twice, the second time from the cache) gets the
+    /// value a fresh evaluation of a copy of it gives.
+    #[test]
+    fn the_evaluation_cache_returns_the_evaluation() {
+        let mut game = ShogiGame::new(Position::startpos());
+        let mut seed = 11u64;
+        let mut played = Vec::new();
+        let fresh = |g: &ShogiGame| crate::evaluate(&g.pos, incremental::full(&g.pos));
+        for _ in 0..120 {
+            let mut moves = Vec::new();
+            game.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            assert_eq!(game.evaluate(), fresh(&game));
+            assert_eq!(game.evaluate(), fresh(&game));
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let m = moves[(seed >> 33) as usize % moves.len()];
+            game.make_move(m);
+            played.push(m);
+        }
+        // A clone starts with an empty cache and evaluates alike.
+        assert_eq!(game.clone().evaluate(), fresh(&game));
+        while let Some(m) = played.pop() {
+            game.unmake_move(m);
+            assert_eq!(game.evaluate(), fresh(&game));
+        }
+    }
 
     #[test]
     fn moves_survive_encoding() {
