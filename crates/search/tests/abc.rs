@@ -40,13 +40,72 @@ fn with_thresholds_too_large_to_end_a_line_abc_is_minimax() {
         let text = random_tree(&mut rng, 4, 4, &mut c);
         let tree = TreeGame::parse(&text).unwrap();
         let expected = minimax(&tree, 4, &mut NoTrace).value;
-        let r = abc(&tree, 8, &[]);
-        assert_eq!(r.score, expected, "{text}");
-        // The move played is worth the root's value.
-        let mut after = tree.clone();
-        search::Game::make_move(&mut after, r.best_move.expect("a move"));
-        assert_eq!(-minimax(&after, 3, &mut NoTrace).value, expected, "{text}");
+        for options in [
+            &[("ABC_SearchedKeys", 0)][..],
+            &[("ABC_SearchedKeys", 1)],
+            &[("ABC_Scout", 1), ("ABC_SearchedKeys", 0)],
+            &[("ABC_Scout", 1), ("ABC_SearchedKeys", 1)],
+        ] {
+            let r = abc(&tree, 8, options);
+            assert_eq!(r.score, expected, "{options:?} {text}");
+            // The move played is worth the root's value.
+            let mut after = tree.clone();
+            search::Game::make_move(&mut after, r.best_move.expect("a move"));
+            assert_eq!(-minimax(&after, 3, &mut NoTrace).value, expected, "{text}");
+        }
     }
+}
+
+/// A random tree whose every node has a value (a static evaluation) that its
+/// children's scatter around, as a game's do: keys then tell something of the
+/// values below them.
+fn correlated_tree(rng: &mut Lcg, depth: u32, value: i32, counter: &mut u32) -> String {
+    *counter += 1;
+    let name = format!("n{counter}:{value}");
+    if depth == 0 {
+        return name;
+    }
+    let kids = 2 + rng.next(3);
+    let children: Vec<String> = (0..kids)
+        .map(|_| {
+            let child = value + rng.next(81) as i32 - 40;
+            correlated_tree(rng, depth - 1, child, counter)
+        })
+        .collect();
+    format!("{name}({})", children.join(" "))
+}
+
+/// Keeping the searched values as the next iteration's keys
+/// (`ABC_SearchedKeys`) searches fewer nodes, with every move searched with the
+/// node's window and with the later ones searched with a null window first
+/// (`ABC_Scout`), on trees whose evaluations say something of the values below
+/// them, with thresholds that end no line early (the value stays minimax).
+/// (On these trees the null windows alone cost nodes, the static order being
+/// poor; on shogi positions they save most: docs/BENCHMARKS.md.)
+#[test]
+fn searched_keys_save_nodes() {
+    let mut rng = Lcg(31);
+    let mut nodes = [0u64; 4];
+    for _ in 0..60 {
+        let mut c = 0;
+        let text = correlated_tree(&mut rng, 6, 0, &mut c);
+        let tree = TreeGame::parse(&text).unwrap();
+        let expected = minimax(&tree, 6, &mut NoTrace).value;
+        let options: [&[(&str, i64)]; 4] = [
+            &[("ABC_SearchedKeys", 0)],
+            &[("ABC_SearchedKeys", 1)],
+            &[("ABC_Scout", 1), ("ABC_SearchedKeys", 0)],
+            &[("ABC_Scout", 1), ("ABC_SearchedKeys", 1)],
+        ];
+        for (n, o) in nodes.iter_mut().zip(options) {
+            let r = abc(&tree, 13, o);
+            assert_eq!(r.score, expected, "{o:?} {text}");
+            *n += counter(&r, "abc_nodes");
+        }
+    }
+    let [plain, searched, scout, both] = nodes;
+    assert!(searched < plain, "with searched keys {searched} nodes, without {plain}");
+    assert!(both < scout, "scout with searched keys {both} nodes, without {scout}");
 }
 
 /// With small thresholds and Δ lines do end early; the early β-cut (a key at or

@@ -88,6 +88,13 @@ pub struct AbcOptions {
     pub qs_margin: Value,
     /// The depth of the PVS search that values a leaf (0: its key, as KFEnd).
     pub leaf_depth: i32,
+    /// Whether a node's searched moves keep their search values as keys in the
+    /// position table, for the next iteration (as KFEnd's root does).
+    pub searched_keys: bool,
+    /// Whether every move after a node's first is searched with a null window
+    /// first, and again with the node's window only where it beats the best so
+    /// far (principal variation search inside ABC).
+    pub scout: bool,
 }
 
 impl Default for AbcOptions {
@@ -107,12 +114,14 @@ impl Default for AbcOptions {
             position_table: true,
             qs_margin: 200,
             leaf_depth: 0,
+            searched_keys: true,
+            scout: false,
         }
     }
 }
 
 /// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
-pub const OPTIONS: [(&str, i64, i64, i64); 14] = [
+pub const OPTIONS: [(&str, i64, i64, i64); 16] = [
     ("ABC_Delta", 250, 0, 10_000),
     ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
@@ -127,6 +136,8 @@ pub const OPTIONS: [(&str, i64, i64, i64); 14] = [
     ("ABC_PositionTable", 1, 0, 1),
     ("ABC_QsMargin", 200, 0, 100_000),
     ("ABC_LeafDepth", 0, 0, 20),
+    ("ABC_SearchedKeys", 1, 0, 1),
+    ("ABC_Scout", 0, 0, 1),
 ];
 
 impl AbcOptions {
@@ -153,7 +164,9 @@ impl AbcOptions {
             "ABC_EarlyCut" => self.early_cut = value != 0,
             "ABC_PositionTable" => self.position_table = value != 0,
             "ABC_QsMargin" => self.qs_margin = value as Value,
-            _ => self.leaf_depth = value as i32,
+            "ABC_LeafDepth" => self.leaf_depth = value as i32,
+            "ABC_SearchedKeys" => self.searched_keys = value != 0,
+            _ => self.scout = value != 0,
         }
         Ok(())
     }

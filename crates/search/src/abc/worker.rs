@@ -33,6 +33,19 @@ fn settles(key: Value, bound: Bound, alpha: Value, beta: Value) -> bool {
     }
 }
 
+/// A move's key `(key, bound)` after its search found `(value, bound)`: an exact
+/// value replaces the key; a bound replaces it only where the key lies beyond it
+/// (a move the search refuted drops to what the search proved; one that held
+/// keeps its higher estimate, now known to be at least the bound).
+fn refined(key: (Value, Bound), found: (Value, Bound)) -> (Value, Bound) {
+    match found {
+        (_, Bound::Exact) => found,
+        (v, Bound::Upper) if key.0 > v => found,
+        (v, Bound::Lower) if key.0 < v => found,
+        _ => key,
+    }
+}
+
 /// The keys of a node computed so far: the best `width` of them, best first, and
 /// how many.
 struct KeysSoFar {
@@ -93,6 +106,9 @@ pub struct AbcThread<'s, G: Game> {
     /// The generation index of each child of the node being expanded.
     generated: Vec<usize>,
     stored: Vec<Stored>,
+    /// The values the node at each ply gave the moves it searched, in the
+    /// order it searched them, with their bounds.
+    searched: Vec<Vec<(Value, Bound)>>,
     pub counters: AbcCounters,
     /// The PVS search that values leaves, when `leaf_depth` is above 0; it
     /// shares the quiescence table.
@@ -126,6 +142,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             moves: Vec::with_capacity(256),
             generated: Vec::with_capacity(256),
             stored: Vec::with_capacity(16),
+            searched: (0..plies).map(|_| Vec::new()).collect(),
             counters: AbcCounters::default(),
             leaf_search,
             trace: None,
@@ -385,7 +402,15 @@ impl<'s, G: Game> AbcThread<'s, G> {
         let mut recomputed = false;
         for c in head.children.iter_mut() {
             if !settles(c.key, c.bound, alpha, beta) {
+                let kept = (c.key, c.bound);
                 (c.key, c.bound) = self.key_of(c.mv, alpha, beta, ply);
+                // What the kept bound said still holds (a searched value's bound
+                // knows more than the quiescence search).
+                match kept {
+                    (k, Bound::Upper) if c.key > k => (c.key, c.bound) = kept,
+                    (k, Bound::Lower) if c.key < k => (c.key, c.bound) = kept,
+                    _ => {}
+                }
                 recomputed = true;
             }
         }
@@ -473,16 +498,31 @@ impl<'s, G: Game> AbcThread<'s, G> {
 
         // Step 5. The moves in key order, alpha-beta.
         let mut best = alpha;
+        let mut searched = std::mem::take(&mut self.searched[ply]);
+        searched.clear();
         for i in 0..self.heads[ply].children.len() {
             let m = self.heads[ply].children[i].mv;
             self.heads[ply].children[i].searching = true;
             self.game.make_move(m);
-            let v = -self.node(-beta, -best, ply + 1);
+            let v = if self.options.scout && i > 0 && best + 1 < beta {
+                // A null window first: whether the move beats the best so far;
+                // the full window again only where it does.
+                let v = -self.node(-best - 1, -best, ply + 1);
+                if v > best && v < beta && !self.ctx.stopped() {
+                    -self.node(-beta, -best, ply + 1)
+                } else {
+                    v
+                }
+            } else {
+                -self.node(-beta, -best, ply + 1)
+            };
             self.game.unmake_move(m);
             self.heads[ply].children[i].searching = false;
             if self.ctx.stopped() {
+                self.searched[ply] = searched;
                 return DRAW;
             }
+            searched.push((v, Bound::of(v, best, beta, true)));
             if v > best {
                 best = v;
                 self.plies.extend_line(ply, m);
@@ -497,8 +537,30 @@ impl<'s, G: Game> AbcThread<'s, G> {
                 break;
             }
         }
+        if self.options.searched_keys && self.options.position_table {
+            self.keep_searched_keys(&searched, ply);
+        }
+        self.searched[ply] = searched;
         self.note(ply + 1, || format!("value {best}"));
         best
+    }
+
+    /// Rewrites the position table's entry of the node at `ply` with the values
+    /// its search gave the moves it searched (`searched[i]` for the `i`-th child,
+    /// with what each is in the window it had), so that the next iteration
+    /// orders and counts them by what the search found: an exact value replaces
+    /// the key, a bound replaces it only where the key lies beyond it (a move
+    /// the search refuted drops to what it proved, and one that held keeps its
+    /// higher estimate).
+    fn keep_searched_keys(&mut self, searched: &[(Value, Bound)], ply: usize) {
+        let mut head = std::mem::replace(&mut self.heads[ply], Head::new(Side::First));
+        for (c, &found) in head.children.iter_mut().zip(searched) {
+            (c.key, c.bound) = refined((c.key, c.bound), found);
+        }
+        // Stable: equal keys keep their order.
+        head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
+        self.write_table(self.game.key(), &head);
+        self.heads[ply] = head;
     }
 
     /// The value of the leaf at `ply` by a PVS search of `leaf_depth` plies with
@@ -717,6 +779,23 @@ mod tests {
         assert_eq!(Bound::of(100, -100, 100, true), Bound::Lower);
         assert_eq!(Bound::of(3227, -100, 100, true), Bound::Lower);
         assert_eq!(Bound::of(-100, -100, 100, true), Bound::Upper);
+    }
+
+    /// A searched value refines a key: exact, it replaces it; a bound the key
+    /// contradicts replaces it; a bound the key agrees with leaves it.
+    #[test]
+    fn searched_values_refine_keys() {
+        let q = (120, Bound::Exact);
+        assert_eq!(refined(q, (-40, Bound::Exact)), (-40, Bound::Exact));
+        assert_eq!(refined(q, (300, Bound::Exact)), (300, Bound::Exact));
+        // Refuted: at most 50 where the quiescence value said 120.
+        assert_eq!(refined(q, (50, Bound::Upper)), (50, Bound::Upper));
+        assert_eq!(refined(q, (200, Bound::Upper)), q);
+        // Held: at least 80, and 120 is the better estimate; at least 400 lifts it.
+        assert_eq!(refined(q, (80, Bound::Lower)), q);
+        assert_eq!(refined(q, (400, Bound::Lower)), (400, Bound::Lower));
+        // A key that was a bound already.
+        assert_eq!(refined((500, Bound::Lower), (100, Bound::Upper)), (100, Bound::Upper));
     }
 
     /// A key kept from a node with another window is used only where its bound
