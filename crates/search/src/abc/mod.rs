@@ -33,7 +33,15 @@
 //! KFEnd's 5: in matches at 100 ms a move the cap of 3 scored 23-12-5 against the
 //! cap of 5 (docs/BENCHMARKS.md, "ABC search").
 //!
-//! Beyond KFEnd: `leaf_depth` above 0 values each leaf by a PVS search of that
+//! Beyond KFEnd: `searched_keys` (on by default) keeps, for every node the
+//! search went through, the values its moves' searches gave as their keys in the
+//! position table, so that the next iteration orders the moves and counts their
+//! alternatives by what the search found (KFEnd did this at the root only); it
+//! scored 72-48 against keys from quiescence alone (docs/BENCHMARKS.md).
+//! `scout` searches every move after a node's first with a null window first
+//! (principal variation search inside ABC); with a null window every line ends
+//! by one side's depth, so the trees are smaller but shallower, and it played
+//! worse. `leaf_depth` above 0 values each leaf by a PVS search of that
 //! many plies with the node's window (the PVS of [`crate::pvs`], on this thread,
 //! sharing the quiescence table) instead of its key: ABC choosing the lines, an
 //! alpha-beta search looking past their ends.
