@@ -402,15 +402,10 @@ impl<'s, G: Game> AbcThread<'s, G> {
         let mut recomputed = false;
         for c in head.children.iter_mut() {
             if !settles(c.key, c.bound, alpha, beta) {
-                let kept = (c.key, c.bound);
-                (c.key, c.bound) = self.key_of(c.mv, alpha, beta, ply);
                 // What the kept bound said still holds (a searched value's bound
                 // knows more than the quiescence search).
-                match kept {
-                    (k, Bound::Upper) if c.key > k => (c.key, c.bound) = kept,
-                    (k, Bound::Lower) if c.key < k => (c.key, c.bound) = kept,
-                    _ => {}
-                }
+                let computed = self.key_of(c.mv, alpha, beta, ply);
+                (c.key, c.bound) = refined(computed, (c.key, c.bound));
                 recomputed = true;
             }
         }
