@@ -37,7 +37,7 @@
 //! search went through, the values its moves' searches gave as their keys in the
 //! position table, so that the next iteration orders the moves and counts their
 //! alternatives by what the search found (KFEnd did this at the root only); it
-//! scored 72-48 against keys from quiescence alone at 200 ms a move, 19-21 at
+//! scored 72-48 against keys from quiescence alone at 200 ms a move, 40-40 at
 //! 1 s (docs/BENCHMARKS.md).
 //! `scout` searches every move after a node's first with a null window first
 //! (principal variation search inside ABC); with a null window every line ends
