@@ -62,7 +62,8 @@ fn main() {
         .filter(|&(i, n)| i < n)
         .expect("--shard I/N with I < N");
     let quiet_only = args.iter().any(|a| a == "--quiet-only");
-    let mut engine: Engine<ShogiGame> = Engine::new(16, 1);
+    // The searcher and its 16 MB table only where positions are searched.
+    let mut engine: Option<Engine<ShogiGame>> = (search_depth > 0).then(|| Engine::new(16, 1));
     let mut rng: u64 = arg(&args, "--seed", 1u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     shogi::attacks::init();
 
@@ -74,7 +75,7 @@ fn main() {
         if pos.in_check() {
             return;
         }
-        let value = if search_depth > 0 {
+        let value = if let Some(engine) = engine.as_mut() {
             let game = ShogiGame::new(pos.clone());
             let r =
                 engine.search(&game, &Limits::depth(search_depth), &Signals::new(), &mut |_| {});
