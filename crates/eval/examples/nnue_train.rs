@@ -17,7 +17,8 @@
 //! `--pretrain FILE` first trains `--pretrain-epochs` epochs (learning rate
 //! `--pretrain-lr`, 1e-3 unless told: in the file's arithmetic 4e-3 stalled in
 //! three pretraining runs of four) on the values of another file (`nnue_teacher.rs`: the
-//! handcrafted evaluation's), then on the data from `--lr`; in the smooth
+//! handcrafted evaluation's), then on the data from `--lr`; `--warmup N` raises
+//! the rate linearly over the first N steps of all (0, none, unless told); in the smooth
 //! arithmetic with `--pretrain-smooth`; with `--epochs 0` the pretrained network
 //! is written as it is. `--threads N` shares each batch among N
 //! threads (the machine's cores; the default is one).
@@ -46,6 +47,8 @@ fn main() {
     let seed: u64 = arg(&args, "--seed", 1);
     let decay: f32 = arg(&args, "--decay", 0.8);
     let exact_epochs: usize = arg(&args, "--exact-epochs", epochs);
+    // Batches between progress lines (0: none).
+    let report: usize = arg(&args, "--report", 2000);
     let defaults = Settings::default();
     let settings = Settings {
         scale: arg(&args, "--scale", defaults.scale),
@@ -53,6 +56,8 @@ fn main() {
         learning_rate: arg(&args, "--lr", defaults.learning_rate),
         own_rows: !args.iter().any(|a| a == "--factors-only"),
         threads: arg(&args, "--threads", defaults.threads),
+        warmup_steps: arg(&args, "--warmup", 0),
+        dense_rate_scale: arg(&args, "--dense-lr-scale", 1.0),
         ..defaults
     };
     shogi::attacks::init();
@@ -116,7 +121,7 @@ fn main() {
         trainer.settings.learning_rate = arg(&args, "--pretrain-lr", 1e-3);
         trainer.settings.exact = !args.iter().any(|a| a == "--pretrain-smooth");
         for epoch in 1..=arg(&args, "--pretrain-epochs", 1usize) {
-            let (loss, rate) = run_epoch(&mut trainer, &samples, &mut rng, batch_size);
+            let (loss, rate) = run_epoch(&mut trainer, &samples, &mut rng, batch_size, report);
             eprintln!(
                 "pretraining epoch {epoch}: training loss {loss:.5}, validation loss {:.5}, \
                  {rate:.0} positions/s",
@@ -132,7 +137,7 @@ fn main() {
         // In the file's arithmetic for the last epochs (all by default), so
         // that the rounding is trained for.
         trainer.settings.exact = epoch + exact_epochs > epochs;
-        let (loss, rate) = run_epoch(&mut trainer, &train, &mut rng, batch_size);
+        let (loss, rate) = run_epoch(&mut trainer, &train, &mut rng, batch_size, report);
         let v = valid_loss(&trainer);
         eprintln!(
             "epoch {epoch}: training loss {loss:.5}, validation loss {v:.5}, {rate:.0} positions/s, \
@@ -179,8 +184,15 @@ fn write_network(trainer: &Trainer, out: &str, valid: &[(Sample, String)]) {
 }
 
 /// One pass over `samples` in a random order; returns the mean training loss
-/// and the positions trained per second.
-fn run_epoch(trainer: &mut Trainer, samples: &[Sample], rng: &mut u64, batch: usize) -> (f64, f64) {
+/// and the positions trained per second. Every `report` batches it prints the
+/// recent loss and the hidden layers' live units.
+fn run_epoch(
+    trainer: &mut Trainer,
+    samples: &[Sample],
+    rng: &mut u64,
+    batch: usize,
+    report: usize,
+) -> (f64, f64) {
     let begun = Instant::now();
     let mut order: Vec<usize> = (0..samples.len()).collect();
     for i in (1..order.len()).rev() {
@@ -190,10 +202,26 @@ fn run_epoch(trainer: &mut Trainer, samples: &[Sample], rng: &mut u64, batch: us
         order.swap(i, (*rng % (i as u64 + 1)) as usize);
     }
     let (mut loss, mut batches) = (0.0f64, 0usize);
+    let mut recent = 0.0f64;
+    let probe: Vec<Sample> = samples.iter().step_by(samples.len() / 2000 + 1).cloned().collect();
     for chunk in order.chunks(batch) {
         let batch: Vec<&Sample> = chunk.iter().map(|&i| &samples[i]).collect();
-        loss += trainer.step(&batch) as f64;
+        let step = trainer.step(&batch) as f64;
+        loss += step;
+        recent += step;
         batches += 1;
+        if report > 0 && batches % report == 0 {
+            // A stall shows here first: the loss stops falling and a hidden
+            // layer's live units go to none.
+            let [first, second] = trainer.live_units(&probe);
+            eprintln!(
+                "  step {}: training loss {:.5} over the last {report} batches, \
+                 live units {first} and {second} of 32",
+                trainer.steps(),
+                recent / report as f64
+            );
+            recent = 0.0;
+        }
     }
     let rate = samples.len() as f64 / begun.elapsed().as_secs_f64();
     (loss / batches.max(1) as f64, rate)

@@ -185,6 +185,18 @@ pub struct Settings {
     /// gradients of its own, summed before the step). The result depends on the
     /// count only through the order of the sums.
     pub threads: usize,
+    /// Steps over which the learning rate rises linearly from nothing to
+    /// `learning_rate` at the start of training (0: none). Adam's first steps
+    /// move every weight by about the whole rate whatever its gradient, which at
+    /// a high rate can push every unit of a hidden layer out of its clipping
+    /// range for good.
+    pub warmup_steps: u32,
+    /// The layers above the transformer learn at `learning_rate` times this.
+    /// Every step moves each of their weights by about the rate (Adam), where a
+    /// transformer row moves only in the steps whose positions have its
+    /// feature; a rate that suits the rows can drive hidden units out of their
+    /// clipping range for good.
+    pub dense_rate_scale: f32,
 }
 
 impl Default for Settings {
@@ -196,6 +208,8 @@ impl Default for Settings {
             own_rows: true,
             exact: true,
             threads: 1,
+            warmup_steps: 0,
+            dense_rate_scale: 1.0,
         }
     }
 }
@@ -687,13 +701,14 @@ impl Trainer {
     /// mean loss before the step.
     pub fn step(&mut self, batch: &[&Sample]) -> f32 {
         self.batch_gradients(batch);
-        let grads = &mut self.grads[0];
-        let loss = std::mem::take(&mut grads.loss);
         self.steps += 1;
-        let scale = 1.0 / batch.len().max(1) as f32;
         let t = self.steps as i32;
         let rate =
-            self.settings.learning_rate * (1.0 - BETA2.powi(t)).sqrt() / (1.0 - BETA1.powi(t));
+            self.settings.learning_rate * self.warmup_factor() * (1.0 - BETA2.powi(t)).sqrt()
+                / (1.0 - BETA1.powi(t));
+        let grads = &mut self.grads[0];
+        let loss = std::mem::take(&mut grads.loss);
+        let scale = 1.0 / batch.len().max(1) as f32;
         let g = &mut grads.dense;
         for block in [&mut g.w1, &mut g.b1, &mut g.w2, &mut g.b2, &mut g.w3] {
             block.iter_mut().for_each(|x| *x *= scale);
@@ -701,13 +716,14 @@ impl Trainer {
         g.b3 *= scale;
         let d = &mut self.dense;
         let [m1, mb1, m2, mb2, m3, mb3] = &mut self.dense_moments;
-        adam(&mut d.w1, &g.w1, m1, rate, HIDDEN_WEIGHT_LIMIT);
-        adam(&mut d.b1, &g.b1, mb1, rate, f32::MAX);
-        adam(&mut d.w2, &g.w2, m2, rate, HIDDEN_WEIGHT_LIMIT);
-        adam(&mut d.b2, &g.b2, mb2, rate, f32::MAX);
-        adam(&mut d.w3, &g.w3, m3, rate, OUTPUT_WEIGHT_LIMIT);
+        let dense_rate = rate * self.settings.dense_rate_scale;
+        adam(&mut d.w1, &g.w1, m1, dense_rate, HIDDEN_WEIGHT_LIMIT);
+        adam(&mut d.b1, &g.b1, mb1, dense_rate, f32::MAX);
+        adam(&mut d.w2, &g.w2, m2, dense_rate, HIDDEN_WEIGHT_LIMIT);
+        adam(&mut d.b2, &g.b2, mb2, dense_rate, f32::MAX);
+        adam(&mut d.w3, &g.w3, m3, dense_rate, OUTPUT_WEIGHT_LIMIT);
         let mut b3 = [d.b3];
-        adam(&mut b3, &[g.b3], mb3, rate, f32::MAX);
+        adam(&mut b3, &[g.b3], mb3, dense_rate, f32::MAX);
         d.b3 = b3[0];
         *g = Dense::zeros();
         self.file_dense = FileDense::of(d);
@@ -746,6 +762,37 @@ impl Trainer {
         }
         grads.touched.clear();
         loss * scale
+    }
+
+    /// The share of the learning rate the warm-up allows at this step (1 once it
+    /// is over).
+    fn warmup_factor(&self) -> f32 {
+        match self.settings.warmup_steps {
+            0 => 1.0,
+            n => (self.steps as f32 / n as f32).min(1.0),
+        }
+    }
+
+    /// Steps taken so far.
+    pub fn steps(&self) -> u32 {
+        self.steps
+    }
+
+    /// How many units of each hidden layer are inside their clipping range
+    /// (where gradients pass) for at least one of `samples`: a unit outside it
+    /// for every position has stopped learning, and a layer with none left
+    /// gives every position the same value.
+    pub fn live_units(&self, samples: &[Sample]) -> [usize; 2] {
+        let (mut first, mut second) = ([false; HIDDEN], [false; HIDDEN]);
+        for sample in samples {
+            let f = self.forward(sample);
+            for o in 0..HIDDEN {
+                first[o] |= passes(f.z1[o]) > 0.0;
+                second[o] |= passes(f.z2[o]) > 0.0;
+            }
+        }
+        let count = |live: [bool; HIDDEN]| live.iter().filter(|&&l| l).count();
+        [count(first), count(second)]
     }
 
     /// The network in the file's integers.
@@ -953,6 +1000,33 @@ mod tests {
             let (x, y) = (one.step(&batch), three.step(&batch));
             assert!(close(x, y), "{x} {y}");
         }
+    }
+
+    /// The warm-up scales the first steps' rate from nothing up to the whole
+    /// rate: the first step moves the weights by about a hundredth of what it
+    /// moves them without, and once the warm-up is over the steps are alike.
+    #[test]
+    fn the_warmup_raises_the_rate_step_by_step() {
+        shogi::attacks::init();
+        let samples = samples();
+        let batch: Vec<&Sample> = samples.iter().collect();
+        let mut plain = Trainer::new(2, Settings::default());
+        let mut warm = Trainer::new(2, Settings { warmup_steps: 100, ..Settings::default() });
+        let start = plain.dense.w3.clone();
+        plain.step(&batch);
+        warm.step(&batch);
+        let moved =
+            |t: &Trainer| t.dense.w3.iter().zip(&start).map(|(a, b)| (a - b).abs()).sum::<f32>();
+        let ratio = moved(&warm) / moved(&plain);
+        assert!((0.005..0.02).contains(&ratio), "first step moved {ratio} of the plain one");
+        for _ in 1..100 {
+            warm.step(&batch);
+        }
+        assert_eq!(warm.steps(), 100);
+        assert_eq!(warm.warmup_factor(), 1.0);
+        assert_eq!(plain.warmup_factor(), 1.0);
+        let [first, second] = warm.live_units(&samples);
+        assert!(first > 0 && second > 0 && first <= HIDDEN && second <= HIDDEN);
     }
 
     /// Training moves the values towards the targets, and the file's integer
