@@ -15,13 +15,18 @@
 //! The last `--exact-epochs` epochs (all of them unless told) train in the
 //! file's integer arithmetic, so the file's values are the network's exactly.
 //! `--pretrain FILE` first trains `--pretrain-epochs` epochs (learning rate
-//! `--pretrain-lr`, 1e-3 unless told: in the file's arithmetic 4e-3 stalled in
-//! three pretraining runs of four) on the values of another file (`nnue_teacher.rs`: the
-//! handcrafted evaluation's), then on the data from `--lr`; `--warmup N` raises
-//! the rate linearly over the first N steps of all (0, none, unless told); in the smooth
-//! arithmetic with `--pretrain-smooth`; with `--epochs 0` the pretrained network
-//! is written as it is. `--threads N` shares each batch among N
-//! threads (the machine's cores; the default is one).
+//! `--pretrain-lr`, 4e-3 unless told) on the values of another file
+//! (`nnue_teacher.rs`: the handcrafted evaluation's), then on the data from
+//! `--lr`; in the smooth arithmetic with `--pretrain-smooth`; with `--epochs 0`
+//! the pretrained network is written as it is. `--warmup N` raises the rate
+//! linearly over the first N steps (1,000 unless told): without it Adam's first
+//! steps at 4e-3 could leave the first hidden layer with no unit, or one, in its
+//! clipping range for good, and the network learnt nothing, or little. The layers
+//! above the transformer learn at `--dense-lr-scale` times the rate (0.25 unless
+//! told: copies followed the handcrafted evaluation among children more closely
+//! than at 1.0). `--report N` prints the recent loss and each hidden layer's live
+//! units every N batches (2,000 unless told; 0, never). `--threads N` shares each
+//! batch among N threads (the machine's cores; the default is one).
 //!
 //! ```text
 //! cargo run --release -p eval --example nnue_train -- \
@@ -56,8 +61,8 @@ fn main() {
         learning_rate: arg(&args, "--lr", defaults.learning_rate),
         own_rows: !args.iter().any(|a| a == "--factors-only"),
         threads: arg(&args, "--threads", defaults.threads),
-        warmup_steps: arg(&args, "--warmup", 0),
-        dense_rate_scale: arg(&args, "--dense-lr-scale", 1.0),
+        warmup_steps: arg(&args, "--warmup", 1000),
+        dense_rate_scale: arg(&args, "--dense-lr-scale", 0.25),
         ..defaults
     };
     shogi::attacks::init();
@@ -118,7 +123,7 @@ fn main() {
         );
         let lambda = trainer.settings.lambda;
         trainer.settings.lambda = 1.0; // the teacher's values carry no results
-        trainer.settings.learning_rate = arg(&args, "--pretrain-lr", 1e-3);
+        trainer.settings.learning_rate = arg(&args, "--pretrain-lr", 4e-3);
         trainer.settings.exact = !args.iter().any(|a| a == "--pretrain-smooth");
         for epoch in 1..=arg(&args, "--pretrain-epochs", 1usize) {
             let (loss, rate) = run_epoch(&mut trainer, &samples, &mut rng, batch_size, report);
