@@ -36,6 +36,7 @@
 mod common;
 
 use common::{arg, load_split};
+use eval::nnue::file::HIDDEN;
 use eval::nnue::stack::evaluate_afresh;
 use eval::nnue::train::{Sample, Settings, Trainer};
 use std::io::Write;
@@ -221,7 +222,7 @@ fn run_epoch(
             let [first, second] = trainer.live_units(&probe);
             eprintln!(
                 "  step {}: training loss {:.5} over the last {report} batches, \
-                 live units {first} and {second} of 32",
+                 live units {first} and {second} of {HIDDEN}",
                 trainer.steps(),
                 recent / report as f64
             );

@@ -194,8 +194,8 @@ pub struct Settings {
     /// The layers above the transformer learn at `learning_rate` times this.
     /// Every step moves each of their weights by about the rate (Adam), where a
     /// transformer row moves only in the steps whose positions have its
-    /// feature; a rate that suits the rows can drive hidden units out of their
-    /// clipping range for good.
+    /// feature: copies of the handcrafted evaluation trained with a quarter
+    /// followed it more closely among a position's children (docs/BENCHMARKS.md).
     pub dense_rate_scale: f32,
 }
 
@@ -1027,6 +1027,22 @@ mod tests {
         assert_eq!(plain.warmup_factor(), 1.0);
         let [first, second] = warm.live_units(&samples);
         assert!(first > 0 && second > 0 && first <= HIDDEN && second <= HIDDEN);
+    }
+
+    /// The layers above the transformer step at their own share of the rate: at
+    /// none they stay where they are while the transformer learns.
+    #[test]
+    fn the_dense_layers_learn_at_their_own_rate() {
+        shogi::attacks::init();
+        let samples = samples();
+        let batch: Vec<&Sample> = samples.iter().collect();
+        let mut t = Trainer::new(4, Settings { dense_rate_scale: 0.0, ..Settings::default() });
+        let (w1, ft) = (t.dense.w1.clone(), t.ft.clone());
+        for _ in 0..3 {
+            t.step(&batch);
+        }
+        assert_eq!(t.dense.w1, w1);
+        assert_ne!(t.ft, ft);
     }
 
     /// Training moves the values towards the targets, and the file's integer
