@@ -51,3 +51,23 @@ fn forced_lines_are_searched_deeper_than_open_ones() {
     let (forced_mean, open_mean) = leaf_plies(true);
     assert!(forced_mean > open_mean, "forced {forced_mean:.2} plies, open {open_mean:.2}");
 }
+
+/// `ABC_Killers`: the quiet moves that cut a node's siblings off are kept beyond
+/// the width (counted by `killer_keys`), and only with the option.
+#[test]
+fn killer_moves_are_kept_only_with_the_option() {
+    shogi::attacks::init();
+    for killers in [0, 1] {
+        let mut kept = 0;
+        for sfen in &POSITIONS[1..3] {
+            let mut engine = Engine::new(16, 1);
+            engine.set_algorithm("ABC").expect("ABC is an algorithm");
+            engine.set_algorithm_option("ABC_Killers", killers).expect("a known option");
+            let game = ShogiGame::new(Position::from_sfen(sfen).expect("a test SFEN"));
+            let r = engine.search(&game, &Limits::depth(4), &Signals::new(), &mut |_| {});
+            assert!(r.best_move.is_some_and(|m| search::Game::is_legal(&game, m)));
+            kept += r.counters.iter().find(|c| c.0 == "killer_keys").map_or(0, |c| c.1);
+        }
+        assert_eq!(kept > 0, killers == 1, "{kept} killer moves kept with ABC_Killers {killers}");
+    }
+}

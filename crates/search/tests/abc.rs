@@ -45,6 +45,9 @@ fn with_thresholds_too_large_to_end_a_line_abc_is_minimax() {
             &[("ABC_SearchedKeys", 1)],
             &[("ABC_Scout", 1), ("ABC_SearchedKeys", 0)],
             &[("ABC_Scout", 1), ("ABC_SearchedKeys", 1)],
+            &[("ABC_Killers", 1)],
+            &[("ABC_RootAspiration", 5)],
+            &[("ABC_RootAspiration", 40), ("ABC_Killers", 1), ("ABC_Scout", 1)],
         ] {
             let r = abc(&tree, 8, options);
             assert_eq!(r.score, expected, "{options:?} {text}");
@@ -144,4 +147,19 @@ fn small_thresholds_end_lines_early() {
     let r = abc(&tree, 2, &[("ABC_Delta", 100)]);
     assert!(counter(&r, "leaves") > 0);
     assert!(counter(&r, "abc_nodes") < abc(&tree, 12, &[("ABC_Delta", 100)]).nodes);
+}
+
+/// `ABC_PrunedValues`: a move forward pruning leaves out still counts with its
+/// key. At A, Black's two replies have the same key (−10 from Black's side);
+/// with a width of one, Y is kept (generated first) and X is pruned. Y's search
+/// finds Q (80 for White): without the option the root is worth 80, with it
+/// Black takes X's key and the root is worth 10.
+#[test]
+fn a_pruned_move_counts_with_its_key() {
+    let tree = TreeGame::parse("R(A(Y:10(Q:80) X:10(P:-100)))").unwrap();
+    let narrow = [("ABC_Width", 1), ("ABC_Captures", 0)];
+    let without = abc(&tree, 8, &narrow);
+    let with = abc(&tree, 8, &[narrow[0], narrow[1], ("ABC_PrunedValues", 1)]);
+    assert_eq!(without.score, 80);
+    assert_eq!(with.score, 10);
 }

@@ -45,11 +45,14 @@ pub struct Head<M> {
     pub side: Side,
     /// Best key first.
     pub children: Vec<Child<M>>,
+    /// The best of the moves forward pruning left out, with its key, where that
+    /// key is a value or a lower bound (not counted as an alternative).
+    pub pruned: Option<(M, Value)>,
 }
 
 impl<M> Head<M> {
     pub fn new(side: Side) -> Head<M> {
-        Head { side, children: Vec::new() }
+        Head { side, children: Vec::new(), pruned: None }
     }
 
     /// How many moves not being searched have a key above `value`.
@@ -150,6 +153,7 @@ mod tests {
     fn head(side: Side, keys: &[Value], searching: usize) -> Head<u32> {
         Head {
             side,
+            pruned: None,
             children: keys
                 .iter()
                 .enumerate()

@@ -46,6 +46,13 @@
 //! many plies with the node's window (the PVS of [`crate::pvs`], on this thread,
 //! sharing the quiescence table) instead of its key: ABC choosing the lines, an
 //! alpha-beta search looking past their ends.
+//! Three more, each off by default as none played better in matches
+//! (docs/BENCHMARKS.md): `root_aspiration` closes the root's window that far
+//! above the last iteration's best value (searching a move again, open above,
+//! where it fails high), which makes the trees about three times smaller;
+//! `killers` keeps, beyond a node's width, the quiet moves that cut its siblings
+//! off; `pruned_values` lets the best move forward pruning left out count with
+//! its key, so that a node is worth at least that.
 //!
 //! Threads: helper threads run the same iterations on their own lines and share
 //! both tables (Lazy SMP, as PVS does).
@@ -104,6 +111,17 @@ pub struct AbcOptions {
     /// first, and again with the node's window only where it beats the best so
     /// far (principal variation search inside ABC).
     pub scout: bool,
+    /// Whether a node keeps, beyond its width, the quiet moves that cut its
+    /// siblings off (two killer moves per ply), with their keys.
+    pub killers: bool,
+    /// How far above the last iteration's best value the root's window reaches
+    /// (aspiration), in hundredths of the unit; a move that fails high is searched
+    /// again with the window open above (0: always open above, as KFEnd).
+    pub root_aspiration: Value,
+    /// Whether a node's value is at least the best key of the moves forward
+    /// pruning left out (a pruned move valued by its quiescence value, rather
+    /// than not at all).
+    pub pruned_values: bool,
 }
 
 impl Default for AbcOptions {
@@ -125,12 +143,15 @@ impl Default for AbcOptions {
             leaf_depth: 0,
             searched_keys: true,
             scout: false,
+            killers: false,
+            root_aspiration: 0,
+            pruned_values: false,
         }
     }
 }
 
 /// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
-pub const OPTIONS: [(&str, i64, i64, i64); 16] = [
+pub const OPTIONS: [(&str, i64, i64, i64); 19] = [
     ("ABC_Delta", 250, 0, 10_000),
     ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
@@ -147,6 +168,9 @@ pub const OPTIONS: [(&str, i64, i64, i64); 16] = [
     ("ABC_LeafDepth", 0, 0, 20),
     ("ABC_SearchedKeys", 1, 0, 1),
     ("ABC_Scout", 0, 0, 1),
+    ("ABC_Killers", 0, 0, 1),
+    ("ABC_RootAspiration", 0, 0, 10_000),
+    ("ABC_PrunedValues", 0, 0, 1),
 ];
 
 impl AbcOptions {
@@ -175,7 +199,10 @@ impl AbcOptions {
             "ABC_QsMargin" => self.qs_margin = value as Value,
             "ABC_LeafDepth" => self.leaf_depth = value as i32,
             "ABC_SearchedKeys" => self.searched_keys = value != 0,
-            _ => self.scout = value != 0,
+            "ABC_Scout" => self.scout = value != 0,
+            "ABC_Killers" => self.killers = value != 0,
+            "ABC_RootAspiration" => self.root_aspiration = value as Value,
+            _ => self.pruned_values = value != 0,
         }
         Ok(())
     }

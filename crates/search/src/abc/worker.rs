@@ -6,7 +6,7 @@ use super::table::Stored;
 use super::{AbcOptions, AbcTables};
 use crate::engine::{BoundReport, RootMoves, SearchThread, ThreadContext};
 use crate::game::{rules_end, units, Game, Side};
-use crate::history::{ContinuationHistory, History, QuietStats};
+use crate::history::{ContinuationHistory, History, Killers, QuietStats};
 use crate::plies::PlyStack;
 use crate::pvs::Worker as PvsWorker;
 use crate::qsearch::{qsearch, QsHost, REPETITION_PLIES};
@@ -83,6 +83,8 @@ pub struct AbcCounters {
     pub leaf_plies_by_openness: [u64; 4],
     /// Leaves valued by a PVS search (`ABC_LeafDepth` above 0).
     pub leaf_searches: u64,
+    /// Killer moves a node kept beyond its width (`ABC_Killers`).
+    pub killer_keys: u64,
 }
 
 pub struct AbcThread<'s, G: Game> {
@@ -110,6 +112,8 @@ pub struct AbcThread<'s, G: Game> {
     /// order it searched them, with their bounds.
     searched: Vec<Vec<(Value, Bound)>>,
     pub counters: AbcCounters,
+    /// Quiet moves that cut nodes off, per ply (`killers` option).
+    killers: Killers<G::Move>,
     /// The PVS search that values leaves, when `leaf_depth` is above 0; it
     /// shares the quiescence table.
     leaf_search: Option<Box<PvsWorker<'s, G>>>,
@@ -144,6 +148,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             stored: Vec::with_capacity(16),
             searched: (0..plies).map(|_| Vec::new()).collect(),
             counters: AbcCounters::default(),
+            killers: Killers::new(),
             leaf_search,
             trace: None,
         }
@@ -184,6 +189,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         let mut head = std::mem::replace(&mut self.heads[ply], Head::new(side));
         head.side = side;
         head.children.clear();
+        head.pruned = None;
         let key = self.game.key();
         if self.options.position_table && self.read_table(key, &mut head, (alpha, beta), ply) {
             self.heads[ply] = head;
@@ -250,6 +256,9 @@ impl<'s, G: Game> AbcThread<'s, G> {
             self.generated = generated;
             if !in_check {
                 self.prune(&mut head, width);
+            }
+            if self.add_killers(&mut head, (alpha, beta), ply) {
+                head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
             }
             if self.options.position_table {
                 self.write_table(key, &head);
@@ -345,6 +354,35 @@ impl<'s, G: Game> AbcThread<'s, G> {
         }
     }
 
+    /// With the `killers` option, adds to `head` the killer moves of `ply` that
+    /// are legal here, quiet and not kept already, each with its key (with the
+    /// node's window): the quiet move that refuted a sibling is searched here as
+    /// well, whatever its rank by key. Their keys, low as a rule, count as
+    /// alternatives only where they are close to the line's value. Whether any
+    /// was added.
+    fn add_killers(
+        &mut self,
+        head: &mut Head<G::Move>,
+        (alpha, beta): (Value, Value),
+        ply: usize,
+    ) -> bool {
+        if !self.options.killers || ply == 0 {
+            return false;
+        }
+        let mut added = false;
+        for k in self.killers.get(ply) {
+            let fresh = k != G::Move::default() && head.children.iter().all(|c| c.mv != k);
+            if !fresh || self.game.is_tactical(k) || !self.game.is_legal(k) {
+                continue;
+            }
+            let (key, bound) = self.key_of(k, alpha, beta, ply);
+            head.children.push(Child { mv: k, key, bound, searching: false });
+            self.counters.killer_keys += 1;
+            added = true;
+        }
+        added
+    }
+
     /// Forward pruning: the best `width` moves by key, and up to `captures` of the
     /// tactical moves after them.
     fn prune(&self, head: &mut Head<G::Move>, width: usize) {
@@ -353,6 +391,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         }
         let mut extra = 0;
         let mut kept = 0;
+        let mut pruned: Option<(G::Move, Value)> = None;
         head.children.retain(|c| {
             kept += 1;
             if kept <= width {
@@ -360,8 +399,12 @@ impl<'s, G: Game> AbcThread<'s, G> {
             }
             let keep = extra < self.options.captures && self.game.is_tactical(c.mv);
             extra += usize::from(keep);
+            if !keep && c.bound != Bound::Upper && pruned.is_none_or(|p| c.key > p.1) {
+                pruned = Some((c.mv, c.key));
+            }
             keep
         });
+        head.pruned = pruned;
     }
 
     /// The node's moves and keys from the position table: each stored move must
@@ -386,19 +429,25 @@ impl<'s, G: Game> AbcThread<'s, G> {
         moves.clear();
         self.game.legal_moves(&mut moves);
         let mut found = true;
-        for &(code, k, bound) in &self.stored {
-            let Some(&m) = moves.iter().find(|&&m| G::encode_move(m) == code) else {
+        for s in &self.stored {
+            let Some(&m) = moves.iter().find(|&&m| G::encode_move(m) == s.code) else {
                 found = false;
                 break;
             };
-            head.children.push(Child { mv: m, key: k, bound, searching: false });
+            if s.pruned {
+                head.pruned = Some((m, s.key));
+            } else {
+                head.children.push(Child { mv: m, key: s.key, bound: s.bound, searching: false });
+            }
         }
         self.moves = moves;
         if !found {
             head.children.clear();
+            head.pruned = None;
             return false;
         }
         self.counters.table_hits += 1;
+        let killers_added = self.add_killers(head, (alpha, beta), ply);
         let mut recomputed = false;
         for c in head.children.iter_mut() {
             if !settles(c.key, c.bound, alpha, beta) {
@@ -411,6 +460,8 @@ impl<'s, G: Game> AbcThread<'s, G> {
         }
         if recomputed {
             self.counters.keys_recomputed += 1;
+        }
+        if recomputed || killers_added {
             // Stable: equal keys keep the order they were stored in.
             head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
             self.write_table(key, head);
@@ -425,7 +476,12 @@ impl<'s, G: Game> AbcThread<'s, G> {
             if code == 0 {
                 return; // the game keeps no moves in tables
             }
-            self.stored.push((code, c.key, c.bound));
+            self.stored.push(Stored::kept(code, c.key, c.bound));
+        }
+        if let Some((m, key)) = head.pruned {
+            // Exact or a lower bound (`prune` passes over upper bounds): at least this.
+            let bound = Bound::Lower;
+            self.stored.push(Stored { code: G::encode_move(m), key, bound, pruned: true });
         }
         self.tables.positions.store(key, &self.stored);
     }
@@ -492,6 +548,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         }
 
         // Step 5. The moves in key order, alpha-beta.
+        self.killers.clear_ply(ply + 1);
         let mut best = alpha;
         let mut searched = std::mem::take(&mut self.searched[ply]);
         searched.clear();
@@ -523,6 +580,9 @@ impl<'s, G: Game> AbcThread<'s, G> {
                 self.plies.extend_line(ply, m);
             }
             if best >= beta {
+                if self.options.killers && !self.game.is_tactical(m) {
+                    self.killers.update(ply, m);
+                }
                 let cut = self.heads[ply].children.len() - i - 1;
                 if cut > 0 {
                     self.note(ply + 1, || {
@@ -530,6 +590,14 @@ impl<'s, G: Game> AbcThread<'s, G> {
                     });
                 }
                 break;
+            }
+        }
+        if let Some((m, key)) = self.heads[ply].pruned.filter(|_| self.options.pruned_values) {
+            if key > best && best < beta {
+                // The best move pruning left out, valued by its key.
+                best = key.min(beta);
+                self.plies.clear_line(ply + 1);
+                self.plies.extend_line(ply, m);
             }
         }
         if self.options.searched_keys && self.options.position_table {
@@ -663,13 +731,26 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
 
         let margin = units::<G>(self.options.root_margin);
         let mut best = -INFINITE;
+        // The window's upper end: open, or the last iteration's best value and
+        // the aspiration above it until a move fails high.
+        let last_best = roots.moves[pv_idx].previous_score;
+        let mut upper = if self.options.root_aspiration > 0 && last_best.abs() < MATE_IN_MAX_PLY {
+            last_best + units::<G>(self.options.root_aspiration)
+        } else {
+            INFINITE
+        };
         for i in 0..self.heads[0].children.len() {
             let m = self.heads[0].children[i].mv;
             self.heads[0].children[i].searching = true;
             self.game.make_move(m);
             self.plies.clear_line(1);
             let alpha = (best - margin).max(-INFINITE);
-            let v = -self.node(-INFINITE, -alpha, 1);
+            let mut v = -self.node(-upper, -alpha, 1);
+            if v >= upper && !self.ctx.stopped() {
+                upper = INFINITE;
+                self.plies.clear_line(1);
+                v = -self.node(-INFINITE, -alpha, 1);
+            }
             self.game.unmake_move(m);
             self.heads[0].children[i].searching = false;
             if self.ctx.stopped() {
@@ -717,6 +798,7 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             ("leaves_open3", c.leaves_by_openness[3]),
             ("leaf_plies_open3", c.leaf_plies_by_openness[3]),
             ("leaf_searches", c.leaf_searches),
+            ("killer_keys", c.killer_keys),
         ]
     }
 }
