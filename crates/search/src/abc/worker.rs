@@ -399,7 +399,8 @@ impl<'s, G: Game> AbcThread<'s, G> {
             }
             let keep = extra < self.options.captures && self.game.is_tactical(c.mv);
             extra += usize::from(keep);
-            if !keep && c.bound != Bound::Upper && pruned.is_none_or(|p| c.key > p.1) {
+            let counts = !keep && c.bound != Bound::Upper && self.options.pruned_values;
+            if counts && pruned.is_none_or(|p| c.key > p.1) {
                 pruned = Some((c.mv, c.key));
             }
             keep
