@@ -46,8 +46,9 @@
 //! many plies with the node's window (the PVS of [`crate::pvs`], on this thread,
 //! sharing the quiescence table) instead of its key: ABC choosing the lines, an
 //! alpha-beta search looking past their ends.
-//! Three more, each off by default as none played better in matches
-//! (docs/BENCHMARKS.md): `root_aspiration` closes the root's window that far
+//! Three more, each off by default as none alone played better in matches
+//! (docs/BENCHMARKS.md; the aspiration with width 12 is a lead, not yet
+//! confirmed): `root_aspiration` closes the root's window that far
 //! above the last iteration's best value (searching a move again, open above,
 //! where it fails high), which makes the trees about three times smaller;
 //! `killers` keeps, beyond a node's width, the quiet moves that cut its siblings

@@ -5,13 +5,13 @@
 //! An entry is 16 words of 64 bits (two cache lines): a check word, then up to 15
 //! moves, each `move (32 bits) | key (16) | 1 (bit 48) | bound (bits 49-50) |
 //! pruned (bit 51)`, best key first, a zero word after the last; a move marked
-//! pruned is the best one forward pruning left out (`ABC_PrunedValues`). A key is a quiescence value computed
-//! with the window its node had then, so it is kept with what it is, exact or a
-//! bound, and a later node whose window the bound does not settle computes it
-//! again. The check word is the position's key XORed with every
-//! move word, so an entry torn by two threads writing at once reads as a miss.
-//! Shared by all threads without locks; one entry per position slot, the newest
-//! kept.
+//! pruned is the best one forward pruning left out (`ABC_PrunedValues`). A key
+//! is a quiescence value computed with the window its node had then, so it is
+//! kept with what it is, exact or a bound, and a later node whose window the
+//! bound does not settle computes it again. The check word is the position's key
+//! XORed with every move word, so an entry torn by two threads writing at once
+//! reads as a miss. Shared by all threads without locks; one entry per position
+//! slot, the newest kept.
 
 use crate::engine::AllocError;
 use crate::tt::Bound;
