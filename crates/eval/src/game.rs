@@ -277,6 +277,17 @@ impl Game for ShogiGame {
         crate::mate1::mate_in_one(&mut self.pos)
     }
 
+    /// Passes for the side to move and tries every check of the side that moved.
+    fn threatens_mate_in_one(&mut self) -> bool {
+        if self.pos.in_check() {
+            return false;
+        }
+        self.pos.do_null_move();
+        let threat = crate::mate1::mate_in_one(&mut self.pos).is_some();
+        self.pos.undo_null_move();
+        threat
+    }
+
     #[inline]
     fn history_index(&self, m: Move) -> usize {
         let color = self.pos.side_to_move().index();
@@ -358,6 +369,29 @@ mod tests {
             game.unmake_move(m);
             assert_eq!(game.evaluate(), fresh(&game));
         }
+    }
+
+    /// A quiet silver step that lets a dropped gold mate is a threat; the same
+    /// position before it, a check, and a step that threatens nothing are not.
+    #[test]
+    fn a_threat_of_mate_in_one_is_seen_after_the_move() {
+        shogi::attacks::init();
+        let mut game =
+            ShogiGame::new(Position::from_sfen("4k4/9/9/4S4/9/9/9/9/4K4 b G 1").unwrap());
+        let play = |game: &mut ShogiGame, usi: &str| {
+            let m = game.pos.parse_usi_move(usi).unwrap();
+            game.make_move(m);
+            m
+        };
+        let step = play(&mut game, "5d5c");
+        assert!(!game.in_check());
+        assert!(game.threatens_mate_in_one(), "G*5b mates after 5d5c");
+        game.unmake_move(step);
+        let away = play(&mut game, "5d4e");
+        assert!(!game.threatens_mate_in_one(), "5d4e threatens nothing");
+        game.unmake_move(away);
+        let check = play(&mut game, "G*5b");
+        assert!(game.in_check() && !game.threatens_mate_in_one(), "in check: no threat asked");
     }
 
     #[test]

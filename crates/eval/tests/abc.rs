@@ -71,3 +71,53 @@ fn killer_moves_are_kept_only_with_the_option() {
         assert_eq!(kept > 0, killers == 1, "{kept} killer moves kept with ABC_Killers {killers}");
     }
 }
+
+/// `ABC_MateKeys`: a move's key sees the mate in one it allows. Black's rook can
+/// take White's rook, but any move that leaves 5h to White lets G*5h mate (the
+/// pawn on 5g guards the gold). KFEnd's key for the capture is the quiescence
+/// value, a rook up; with the option it is the loss, mated two plies on, and
+/// ABC keeps the king.
+#[test]
+fn mate_keys_see_the_mate_a_move_allows() {
+    shogi::attacks::init();
+    let sfen = "4k4/8r/9/9/9/9/4p4/8R/4K4 b g 1";
+    let game = ShogiGame::new(Position::from_sfen(sfen).expect("a test SFEN"));
+    let capture = |trace: &[String]| -> search::Value {
+        let keys = trace[0].split("root keys ").nth(1).expect("the root's keys");
+        let key = keys.split(", ").find_map(|k| k.strip_prefix("1h1b+ ")).expect("the capture");
+        key.parse().expect("a value")
+    };
+    for mate_keys in [false, true] {
+        let options = search::abc::AbcOptions { mate_keys, ..Default::default() };
+        let found = search::abc::traced(&game, 1, options);
+        let key = capture(&found.trace);
+        assert_eq!(found.counters.mate_keys > 0, mate_keys);
+        if mate_keys {
+            assert_eq!(key, search::value::mated_in(2), "the capture lets White mate");
+            let first = found.pv[0].to_string();
+            assert!(!first.starts_with("1h1b"), "ABC took the rook and is mated: {first}");
+        } else {
+            assert!(key > 500, "KFEnd's key: the quiescence value, a rook up ({key})");
+        }
+    }
+}
+
+/// `ABC_MateThreats`: quiet moves that threaten mate in one are kept beyond the
+/// width (counted by `threats_kept`), and only with the option.
+#[test]
+fn mate_threats_are_kept_only_with_the_option() {
+    shogi::attacks::init();
+    for threats in [0, 1] {
+        let mut kept = 0;
+        for sfen in &POSITIONS[2..4] {
+            let mut engine = Engine::new(16, 1);
+            engine.set_algorithm("ABC").expect("ABC is an algorithm");
+            engine.set_algorithm_option("ABC_MateThreats", threats).expect("a known option");
+            let game = ShogiGame::new(Position::from_sfen(sfen).expect("a test SFEN"));
+            let r = engine.search(&game, &Limits::depth(3), &Signals::new(), &mut |_| {});
+            assert!(r.best_move.is_some_and(|m| search::Game::is_legal(&game, m)));
+            kept += r.counters.iter().find(|c| c.0 == "threats_kept").map_or(0, |c| c.1);
+        }
+        assert_eq!(kept > 0, threats == 1, "{kept} threats kept with ABC_MateThreats {threats}");
+    }
+}

@@ -231,6 +231,13 @@ pub trait Game: Clone + Send + 'static {
         None
     }
 
+    /// Whether the side that has just moved would mate at once if the side to
+    /// move passed: a threat of mate in one (false in check, and where the game
+    /// cannot tell cheaply).
+    fn threatens_mate_in_one(&mut self) -> bool {
+        false
+    }
+
     /// Whether the opponent could end the game on its next move by a rule alone
     /// (shogi's declaration, Dobutsu's try), unless this side stops it: pruning
     /// that trusts the static value (reverse futility, null move) is then off.

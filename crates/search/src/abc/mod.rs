@@ -123,6 +123,13 @@ pub struct AbcOptions {
     /// pruning left out (a pruned move valued by its quiescence value, rather
     /// than not at all).
     pub pruned_values: bool,
+    /// Whether a move's key sees a mate in one it allows: where the opponent,
+    /// to move after it and not in check, mates at once, the key is that loss
+    /// rather than the quiescence value (which looks at captures only).
+    pub mate_keys: bool,
+    /// Whether a node keeps, beyond its width, up to two quiet moves that
+    /// threaten mate in one, whatever their keys.
+    pub mate_threats: bool,
 }
 
 impl Default for AbcOptions {
@@ -147,12 +154,14 @@ impl Default for AbcOptions {
             killers: false,
             root_aspiration: 0,
             pruned_values: false,
+            mate_keys: false,
+            mate_threats: false,
         }
     }
 }
 
 /// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
-pub const OPTIONS: [(&str, i64, i64, i64); 19] = [
+pub const OPTIONS: [(&str, i64, i64, i64); 21] = [
     ("ABC_Delta", 250, 0, 10_000),
     ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
@@ -172,6 +181,8 @@ pub const OPTIONS: [(&str, i64, i64, i64); 19] = [
     ("ABC_Killers", 0, 0, 1),
     ("ABC_RootAspiration", 0, 0, 10_000),
     ("ABC_PrunedValues", 0, 0, 1),
+    ("ABC_MateKeys", 0, 0, 1),
+    ("ABC_MateThreats", 0, 0, 1),
 ];
 
 impl AbcOptions {
@@ -203,7 +214,9 @@ impl AbcOptions {
             "ABC_Scout" => self.scout = value != 0,
             "ABC_Killers" => self.killers = value != 0,
             "ABC_RootAspiration" => self.root_aspiration = value as Value,
-            _ => self.pruned_values = value != 0,
+            "ABC_PrunedValues" => self.pruned_values = value != 0,
+            "ABC_MateKeys" => self.mate_keys = value != 0,
+            _ => self.mate_threats = value != 0,
         }
         Ok(())
     }

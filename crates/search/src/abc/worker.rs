@@ -85,6 +85,11 @@ pub struct AbcCounters {
     pub leaf_searches: u64,
     /// Killer moves a node kept beyond its width (`ABC_Killers`).
     pub killer_keys: u64,
+    /// Keys that are a mate in one the move allows (`ABC_MateKeys`).
+    pub mate_keys: u64,
+    /// Quiet moves threatening mate in one, kept beyond the width
+    /// (`ABC_MateThreats`).
+    pub threats_kept: u64,
 }
 
 pub struct AbcThread<'s, G: Game> {
@@ -114,6 +119,9 @@ pub struct AbcThread<'s, G: Game> {
     pub counters: AbcCounters,
     /// Quiet moves that cut nodes off, per ply (`killers` option).
     killers: Killers<G::Move>,
+    /// The quiet moves of the node being expanded that threaten mate in one
+    /// (`mate_threats` option).
+    threats: Vec<G::Move>,
     /// The PVS search that values leaves, when `leaf_depth` is above 0; it
     /// shares the quiescence table.
     leaf_search: Option<Box<PvsWorker<'s, G>>>,
@@ -149,6 +157,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             searched: (0..plies).map(|_| Vec::new()).collect(),
             counters: AbcCounters::default(),
             killers: Killers::new(),
+            threats: Vec::new(),
             leaf_search,
             trace: None,
         }
@@ -163,12 +172,21 @@ impl<'s, G: Game> AbcThread<'s, G> {
 
     /// The key of `m` from this node (`ply`) with window `(alpha, beta)`: the
     /// quiescence value after it, from the mover's side (the end of the game or a
-    /// repetition where the move makes one), and what it is: a bound where it
-    /// lies outside the window (the quiescence search fails soft).
+    /// repetition where the move makes one; with `mate_keys`, the mate in one it
+    /// allows), and what it is: a bound where it lies outside the window (the
+    /// quiescence search fails soft).
     fn key_of(&mut self, m: G::Move, alpha: Value, beta: Value, ply: usize) -> (Value, Bound) {
         self.game.make_move(m);
         let keyed = match self.end_value(ply + 1) {
             Some(v) => (-v, Bound::Exact),
+            None if self.options.mate_keys
+                && !self.game.in_check()
+                && self.game.mate_in_one().is_some() =>
+            {
+                // The opponent mates on its move: the mover is mated two plies on.
+                self.counters.mate_keys += 1;
+                (mated_in(ply as i32 + 2), Bound::Exact)
+            }
             None => {
                 self.counters.key_searches += 1;
                 let key = -qsearch::<G, Self, false>(self, -beta, -alpha, ply + 1, 0);
@@ -190,6 +208,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         head.side = side;
         head.children.clear();
         head.pruned = None;
+        self.threats.clear();
         let key = self.game.key();
         if self.options.position_table && self.read_table(key, &mut head, (alpha, beta), ply) {
             self.heads[ply] = head;
@@ -224,11 +243,22 @@ impl<'s, G: Game> AbcThread<'s, G> {
             // (the quiescence search can only add to it): once that is below the
             // `width`-th key found, neither the move nor any after it can be kept,
             // and their keys are not needed.
+            // With `mate_threats`, a move threatening mate is keyed whatever its
+            // bound, to be kept beyond the width.
             let ordered = self.bounded(&moves, &quiet, ply);
-            for (n, &(i, bound)) in ordered.iter().enumerate() {
+            for (n, &(i, bound, threat)) in ordered.iter().enumerate() {
+                if threat {
+                    self.threats.push(moves[i]);
+                }
                 if keys.best.len() == width && bound < keys.best[width - 1] {
-                    self.counters.keys_bounded += (ordered.len() - n) as u64;
-                    break;
+                    if !self.options.mate_threats {
+                        self.counters.keys_bounded += (ordered.len() - n) as u64;
+                        break;
+                    }
+                    if !threat {
+                        self.counters.keys_bounded += 1;
+                        continue;
+                    }
                 }
                 cut = self.take_key(
                     moves[i],
@@ -287,19 +317,27 @@ impl<'s, G: Game> AbcThread<'s, G> {
 
     /// The quiet moves `quiet` of `moves` with the upper bound of their keys, best
     /// first (ties in generation order): the static value after the move, or
-    /// infinity where it bounds nothing (a check, the end of the game).
-    fn bounded(&mut self, moves: &[G::Move], quiet: &[usize], ply: usize) -> Vec<(usize, Value)> {
-        let mut ordered: Vec<(usize, Value)> = quiet
+    /// infinity where it bounds nothing (a check, the end of the game); and, with
+    /// `mate_threats`, whether the move threatens mate in one.
+    fn bounded(
+        &mut self,
+        moves: &[G::Move],
+        quiet: &[usize],
+        ply: usize,
+    ) -> Vec<(usize, Value, bool)> {
+        let threats = self.options.mate_threats;
+        let mut ordered: Vec<(usize, Value, bool)> = quiet
             .iter()
             .map(|&i| {
                 self.game.make_move(moves[i]);
                 let bounded = !self.game.in_check() && self.end_value(ply + 1).is_none();
                 let bound = if bounded { -self.game.evaluate() } else { INFINITE };
+                let threat = threats && bounded && self.game.threatens_mate_in_one();
                 self.game.unmake_move(moves[i]);
-                (i, bound)
+                (i, bound, threat)
             })
             .collect();
-        ordered.sort_by_key(|&(i, bound)| (std::cmp::Reverse(bound), i));
+        ordered.sort_by_key(|&(i, bound, _)| (std::cmp::Reverse(bound), i));
         ordered
     }
 
@@ -385,11 +423,12 @@ impl<'s, G: Game> AbcThread<'s, G> {
 
     /// Forward pruning: the best `width` moves by key, and up to `captures` of the
     /// tactical moves after them.
-    fn prune(&self, head: &mut Head<G::Move>, width: usize) {
+    fn prune(&mut self, head: &mut Head<G::Move>, width: usize) {
         if head.children.len() <= width {
             return;
         }
         let mut extra = 0;
+        let mut threats = 0;
         let mut kept = 0;
         let mut pruned: Option<(G::Move, Value)> = None;
         head.children.retain(|c| {
@@ -397,8 +436,10 @@ impl<'s, G: Game> AbcThread<'s, G> {
             if kept <= width {
                 return true;
             }
-            let keep = extra < self.options.captures && self.game.is_tactical(c.mv);
-            extra += usize::from(keep);
+            let threat = threats < 2 && self.threats.contains(&c.mv);
+            let keep = threat || extra < self.options.captures && self.game.is_tactical(c.mv);
+            extra += usize::from(keep && !threat);
+            threats += usize::from(threat);
             let counts = !keep && c.bound != Bound::Upper && self.options.pruned_values;
             if counts && pruned.is_none_or(|p| c.key > p.1) {
                 pruned = Some((c.mv, c.key));
@@ -406,6 +447,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             keep
         });
         head.pruned = pruned;
+        self.counters.threats_kept += threats as u64;
     }
 
     /// The node's moves and keys from the position table: each stored move must
@@ -714,6 +756,7 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
         }
         head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
         if self.options.root_width > 0 && !self.game.in_check() {
+            self.threats.clear();
             self.prune(&mut head, self.options.root_width);
         }
         if self.trace.is_some() {
@@ -800,6 +843,8 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             ("leaf_plies_open3", c.leaf_plies_by_openness[3]),
             ("leaf_searches", c.leaf_searches),
             ("killer_keys", c.killer_keys),
+            ("mate_keys", c.mate_keys),
+            ("threats_kept", c.threats_kept),
         ]
     }
 }
