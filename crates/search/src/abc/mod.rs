@@ -46,14 +46,20 @@
 //! many plies with the node's window (the PVS of [`crate::pvs`], on this thread,
 //! sharing the quiescence table) instead of its key: ABC choosing the lines, an
 //! alpha-beta search looking past their ends.
-//! Three more, each off by default as none alone played better in matches
-//! (docs/BENCHMARKS.md; the aspiration with width 12 is a lead, not yet
-//! confirmed): `root_aspiration` closes the root's window that far
-//! above the last iteration's best value (searching a move again, open above,
-//! where it fails high), which makes the trees about three times smaller;
+//! `root_aspiration` (300, three pawns, by default) closes the root's window
+//! that far above the last iteration's best value (searching a move again, open
+//! above, where it fails high), which makes the trees about three times
+//! smaller; the default width of 12 (KFEnd: about 10) spends what it saves.
+//! Together they scored 132-107-1 against KFEnd's open window and width 10 over
+//! 240 games, 45-35 of them at 1 s a move (docs/BENCHMARKS.md); neither alone
+//! played better.
+//! Four more, each off by default as none played better in matches:
 //! `killers` keeps, beyond a node's width, the quiet moves that cut its siblings
 //! off; `pruned_values` lets the best move forward pruning left out count with
-//! its key, so that a node is worth at least that.
+//! its key, so that a node is worth at least that; `mate_keys` makes a move's
+//! key the loss where the move allows a mate in one (the quiescence search looks
+//! at captures only); `mate_threats` keeps, beyond the width, quiet moves that
+//! threaten mate in one.
 //!
 //! Threads: helper threads run the same iterations on their own lines and share
 //! both tables (Lazy SMP, as PVS does).
@@ -139,7 +145,7 @@ impl Default for AbcOptions {
             sfunc_cap: 3,
             own_offset: 0,
             opponent_offset: 0,
-            width: 10,
+            width: 12,
             captures: 3,
             width1: 0,
             width2: 0,
@@ -152,7 +158,7 @@ impl Default for AbcOptions {
             searched_keys: true,
             scout: false,
             killers: false,
-            root_aspiration: 0,
+            root_aspiration: 300,
             pruned_values: false,
             mate_keys: false,
             mate_threats: false,
@@ -166,7 +172,7 @@ pub const OPTIONS: [(&str, i64, i64, i64); 21] = [
     ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
     ("ABC_OpponentOffset", 0, -20, 20),
-    ("ABC_Width", 10, 1, table::MAX_MOVES as i64 - 3),
+    ("ABC_Width", 12, 1, table::MAX_MOVES as i64 - 3),
     ("ABC_Captures", 3, 0, 3),
     ("ABC_Width1", 0, 0, table::MAX_MOVES as i64 - 3),
     ("ABC_Width2", 0, 0, table::MAX_MOVES as i64 - 3),
@@ -179,7 +185,7 @@ pub const OPTIONS: [(&str, i64, i64, i64); 21] = [
     ("ABC_SearchedKeys", 1, 0, 1),
     ("ABC_Scout", 0, 0, 1),
     ("ABC_Killers", 0, 0, 1),
-    ("ABC_RootAspiration", 0, 0, 10_000),
+    ("ABC_RootAspiration", 300, 0, 10_000),
     ("ABC_PrunedValues", 0, 0, 1),
     ("ABC_MateKeys", 0, 0, 1),
     ("ABC_MateThreats", 0, 0, 1),
