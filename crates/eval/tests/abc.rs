@@ -55,24 +55,31 @@ fn forced_lines_are_searched_deeper_than_open_ones() {
     assert!(forced_mean > open_mean, "forced {forced_mean:.2} plies, open {open_mean:.2}");
 }
 
+/// Searches `positions` to threshold `threshold` with the switch `option` off
+/// and on (every best move legal) and checks that ABC's counter `counter` counts
+/// something only with it on.
+fn counts_only_with(option: &str, counter: &str, positions: &[&str], threshold: i32) {
+    for on in [0, 1] {
+        let mut sum = 0;
+        for sfen in positions {
+            let mut engine = Engine::new(16, 1);
+            engine.set_algorithm("ABC").expect("ABC is an algorithm");
+            engine.set_algorithm_option(option, on).expect("a known option");
+            let game = ShogiGame::new(Position::from_sfen(sfen).expect("a test SFEN"));
+            let r = engine.search(&game, &Limits::depth(threshold), &Signals::new(), &mut |_| {});
+            assert!(r.best_move.is_some_and(|m| search::Game::is_legal(&game, m)));
+            sum += r.counters.iter().find(|c| c.0 == counter).map_or(0, |c| c.1);
+        }
+        assert_eq!(sum > 0, on == 1, "{counter} {sum} with {option} {on}");
+    }
+}
+
 /// `ABC_Killers`: the quiet moves that cut a node's siblings off are kept beyond
 /// the width (counted by `killer_keys`), and only with the option.
 #[test]
 fn killer_moves_are_kept_only_with_the_option() {
     shogi::attacks::init();
-    for killers in [0, 1] {
-        let mut kept = 0;
-        for sfen in &POSITIONS[1..3] {
-            let mut engine = Engine::new(16, 1);
-            engine.set_algorithm("ABC").expect("ABC is an algorithm");
-            engine.set_algorithm_option("ABC_Killers", killers).expect("a known option");
-            let game = ShogiGame::new(Position::from_sfen(sfen).expect("a test SFEN"));
-            let r = engine.search(&game, &Limits::depth(4), &Signals::new(), &mut |_| {});
-            assert!(r.best_move.is_some_and(|m| search::Game::is_legal(&game, m)));
-            kept += r.counters.iter().find(|c| c.0 == "killer_keys").map_or(0, |c| c.1);
-        }
-        assert_eq!(kept > 0, killers == 1, "{kept} killer moves kept with ABC_Killers {killers}");
-    }
+    counts_only_with("ABC_Killers", "killer_keys", &POSITIONS[1..3], 4);
 }
 
 /// `ABC_MateKeys`: a move's key sees the mate in one it allows. Black's rook can
@@ -110,17 +117,5 @@ fn mate_keys_see_the_mate_a_move_allows() {
 #[test]
 fn mate_threats_are_kept_only_with_the_option() {
     shogi::attacks::init();
-    for threats in [0, 1] {
-        let mut kept = 0;
-        for sfen in &POSITIONS[2..4] {
-            let mut engine = Engine::new(16, 1);
-            engine.set_algorithm("ABC").expect("ABC is an algorithm");
-            engine.set_algorithm_option("ABC_MateThreats", threats).expect("a known option");
-            let game = ShogiGame::new(Position::from_sfen(sfen).expect("a test SFEN"));
-            let r = engine.search(&game, &Limits::depth(3), &Signals::new(), &mut |_| {});
-            assert!(r.best_move.is_some_and(|m| search::Game::is_legal(&game, m)));
-            kept += r.counters.iter().find(|c| c.0 == "threats_kept").map_or(0, |c| c.1);
-        }
-        assert_eq!(kept > 0, threats == 1, "{kept} threats kept with ABC_MateThreats {threats}");
-    }
+    counts_only_with("ABC_MateThreats", "threats_kept", &POSITIONS[2..4], 3);
 }
