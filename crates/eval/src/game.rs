@@ -390,7 +390,7 @@ mod tests {
         let away = play(&mut game, "5d4e");
         assert!(!game.threatens_mate_in_one(), "5d4e threatens nothing");
         game.unmake_move(away);
-        let check = play(&mut game, "G*5b");
+        play(&mut game, "G*5b");
         assert!(game.in_check() && !game.threatens_mate_in_one(), "in check: no threat asked");
     }
 
