@@ -422,7 +422,8 @@ impl<'s, G: Game> AbcThread<'s, G> {
     }
 
     /// Forward pruning: the best `width` moves by key, and up to `captures` of the
-    /// tactical moves after them.
+    /// tactical moves after them (with `mate_threats`, and up to two quiet moves
+    /// threatening mate in one).
     fn prune(&mut self, head: &mut Head<G::Move>, width: usize) {
         if head.children.len() <= width {
             return;
