@@ -277,6 +277,13 @@ impl Game for ShogiGame {
         crate::mate1::mate_in_one(&mut self.pos)
     }
 
+    /// The incremental terms and the moved piece's places by the kings (see
+    /// [`crate::evaluate::move_estimate`]).
+    #[inline]
+    fn quiet_estimate(&self, m: Move) -> Option<Value> {
+        crate::evaluate::move_estimate(&self.pos, self.sums.last().copied().unwrap_or_default(), m)
+    }
+
     /// Passes for the side to move and tries every check of the side that moved.
     fn threatens_mate_in_one(&mut self) -> bool {
         if self.pos.in_check() {

@@ -119,3 +119,20 @@ fn mate_threats_are_kept_only_with_the_option() {
     shogi::attacks::init();
     counts_only_with("ABC_MateThreats", "threats_kept", &POSITIONS[2..4], 3);
 }
+
+/// `ABC_QuietEstimates`: with a small count, a node's quiet moves beyond it are
+/// pruned by their cheap estimate before any static value (counted by
+/// `estimates_pruned`), and only with the option.
+#[test]
+fn quiet_moves_are_pruned_by_estimate_only_with_the_option() {
+    shogi::attacks::init();
+    counts_only_with("ABC_QuietEstimates", "estimates_pruned", &POSITIONS[0..2], 3);
+}
+
+/// `ABC_Checks`: checking moves beyond a node's width and captures are kept
+/// (counted by `checks_kept`), and only with the option.
+#[test]
+fn checks_are_kept_beyond_the_width_only_with_the_option() {
+    shogi::attacks::init();
+    counts_only_with("ABC_Checks", "checks_kept", &POSITIONS[1..3], 3);
+}

@@ -53,13 +53,17 @@
 //! Together they scored 132-107-1 against KFEnd's open window and width 10 over
 //! 240 games, 45-35 of them at 1 s a move (docs/BENCHMARKS.md); neither alone
 //! played better.
-//! Four more, each off by default as none played better in matches:
+//! Six more, each off by default as none played better in matches:
 //! `killers` keeps, beyond a node's width, the quiet moves that cut its siblings
 //! off; `pruned_values` lets the best move forward pruning left out count with
 //! its key, so that a node is worth at least that; `mate_keys` makes a move's
 //! key the loss where the move allows a mate in one (the quiescence search looks
 //! at captures only); `mate_threats` keeps, beyond the width, quiet moves that
-//! threaten mate in one.
+//! threaten mate in one; `quiet_estimates` ranks a node's quiet moves by the
+//! game's cheap estimate and gives only the best of them a static value (ABC's
+//! nodes come faster, but a threshold costs some five times the last, so the
+//! thresholds reached stay where they were); `checks` keeps checking moves
+//! beyond the width.
 //!
 //! Threads: helper threads run the same iterations on their own lines and share
 //! both tables (Lazy SMP, as PVS does).
@@ -136,6 +140,13 @@ pub struct AbcOptions {
     /// Whether a node keeps, beyond its width, up to two quiet moves that
     /// threaten mate in one, whatever their keys.
     pub mate_threats: bool,
+    /// How many of a node's quiet moves, ranked by the game's cheap estimate
+    /// ([`crate::game::Game::quiet_estimate`]), get a static value (0: all of
+    /// them); the rest are pruned unvalued.
+    pub quiet_estimates: usize,
+    /// How many checking moves a node keeps beyond its width (and its
+    /// captures), the best by key: 0 keeps none.
+    pub checks: usize,
 }
 
 impl Default for AbcOptions {
@@ -162,12 +173,14 @@ impl Default for AbcOptions {
             pruned_values: false,
             mate_keys: false,
             mate_threats: false,
+            quiet_estimates: 0,
+            checks: 0,
         }
     }
 }
 
 /// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
-pub const OPTIONS: [(&str, i64, i64, i64); 21] = [
+pub const OPTIONS: [(&str, i64, i64, i64); 23] = [
     ("ABC_Delta", 250, 0, 10_000),
     ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
@@ -189,6 +202,8 @@ pub const OPTIONS: [(&str, i64, i64, i64); 21] = [
     ("ABC_PrunedValues", 0, 0, 1),
     ("ABC_MateKeys", 0, 0, 1),
     ("ABC_MateThreats", 0, 0, 1),
+    ("ABC_QuietEstimates", 0, 0, 600),
+    ("ABC_Checks", 0, 0, 20),
 ];
 
 impl AbcOptions {
@@ -222,7 +237,9 @@ impl AbcOptions {
             "ABC_RootAspiration" => self.root_aspiration = value as Value,
             "ABC_PrunedValues" => self.pruned_values = value != 0,
             "ABC_MateKeys" => self.mate_keys = value != 0,
-            _ => self.mate_threats = value != 0,
+            "ABC_MateThreats" => self.mate_threats = value != 0,
+            "ABC_QuietEstimates" => self.quiet_estimates = value as usize,
+            _ => self.checks = value as usize,
         }
         Ok(())
     }
@@ -384,4 +401,20 @@ pub fn traced<G: Game>(root: &G, threshold: i32, options: AbcOptions) -> Traced<
 /// The value of a root without moves.
 fn rules_end_or_no_moves<G: Game>(root: &G) -> Value {
     crate::game::rules_end(root, 0).unwrap_or_else(|| root.no_moves().value(0))
+}
+
+/// The moves a node of ABC's tree in `position` keeps, with their keys, best
+/// first: the node expanded with the window open (so every key is exact), at a
+/// ply where `ABC_Width` applies, with empty tables. For measuring what forward
+/// pruning keeps (`crates/eval/examples/kept_moves.rs`): a move not in the list
+/// is never searched there.
+///
+/// # Panics
+/// When a table of 2 MiB cannot be had.
+pub fn kept_moves<G: Game>(position: &G, options: AbcOptions) -> Vec<(G::Move, Value)> {
+    let abc = Abc::try_new(2, options).unwrap_or_else(|e| panic!("{e}"));
+    let shared = SharedState::new(1);
+    let tables = abc.tables.as_ref().expect("made by try_new");
+    let context = ThreadContext::new(0, &shared, None, None);
+    AbcThread::new(position.clone(), tables, context, options).kept_moves()
 }

@@ -90,6 +90,11 @@ pub struct AbcCounters {
     /// Quiet moves threatening mate in one, kept beyond the width
     /// (`ABC_MateThreats`).
     pub threats_kept: u64,
+    /// Quiet moves pruned by their cheap estimate, without a static value
+    /// (`ABC_QuietEstimates`).
+    pub estimates_pruned: u64,
+    /// Checking moves kept beyond the width (`ABC_Checks`).
+    pub checks_kept: u64,
 }
 
 pub struct AbcThread<'s, G: Game> {
@@ -161,6 +166,15 @@ impl<'s, G: Game> AbcThread<'s, G> {
             leaf_search,
             trace: None,
         }
+    }
+
+    /// The moves the node at the thread's position keeps, with their keys (see
+    /// [`super::kept_moves`]).
+    pub(super) fn kept_moves(&mut self) -> Vec<(G::Move, Value)> {
+        // Plies 1 and 2 may have widths of their own; 3 has `ABC_Width`.
+        const PLY: usize = 3;
+        let _ = self.expand(-INFINITE, INFINITE, PLY);
+        self.heads[PLY].children.iter().map(|c| (c.mv, c.key)).collect()
     }
 
     /// The value of a game end or a repetition here, `ply` from the root.
@@ -326,6 +340,14 @@ impl<'s, G: Game> AbcThread<'s, G> {
         ply: usize,
     ) -> Vec<(usize, Value, bool)> {
         let threats = self.options.mate_threats;
+        let estimated;
+        let quiet = match self.options.quiet_estimates {
+            n if n > 0 && quiet.len() > n => {
+                estimated = self.by_estimate(moves, quiet, n);
+                &estimated
+            }
+            _ => quiet,
+        };
         let mut ordered: Vec<(usize, Value, bool)> = quiet
             .iter()
             .map(|&i| {
@@ -339,6 +361,26 @@ impl<'s, G: Game> AbcThread<'s, G> {
             .collect();
         ordered.sort_by_key(|&(i, bound, _)| (std::cmp::Reverse(bound), i));
         ordered
+    }
+
+    /// With `quiet_estimates` at `n`: the quiet moves `quiet` of `moves` that
+    /// get a static value, the best `n` by the game's cheap estimate (ties in
+    /// generation order) and every move it cannot estimate; the rest are pruned
+    /// unvalued (counted).
+    fn by_estimate(&mut self, moves: &[G::Move], quiet: &[usize], n: usize) -> Vec<usize> {
+        let mut kept = Vec::with_capacity(n + 4);
+        let mut ranked: Vec<(Value, usize)> = Vec::with_capacity(quiet.len());
+        for &i in quiet {
+            match self.game.quiet_estimate(moves[i]) {
+                Some(e) => ranked.push((e, i)),
+                None => kept.push(i),
+            }
+        }
+        ranked.sort_by_key(|&(e, i)| (std::cmp::Reverse(e), i));
+        let cut = ranked.len().min(n);
+        self.counters.estimates_pruned += (ranked.len() - cut) as u64;
+        kept.extend(ranked[..cut].iter().map(|&(_, i)| i));
+        kept
     }
 
     /// Computes the key of `m` (generation index `i`) and adds it to `head`, or
@@ -422,14 +464,15 @@ impl<'s, G: Game> AbcThread<'s, G> {
     }
 
     /// Forward pruning: the best `width` moves by key, and up to `captures` of the
-    /// tactical moves after them (with `mate_threats`, and up to two quiet moves
-    /// threatening mate in one).
+    /// tactical moves after them and `checks` of the checking moves (with
+    /// `mate_threats`, and up to two quiet moves threatening mate in one).
     fn prune(&mut self, head: &mut Head<G::Move>, width: usize) {
         if head.children.len() <= width {
             return;
         }
         let mut extra = 0;
         let mut threats = 0;
+        let mut checks = 0;
         let mut kept = 0;
         let mut pruned: Option<(G::Move, Value)> = None;
         head.children.retain(|c| {
@@ -438,9 +481,13 @@ impl<'s, G: Game> AbcThread<'s, G> {
                 return true;
             }
             let threat = threats < 2 && self.threats.contains(&c.mv);
-            let keep = threat || extra < self.options.captures && self.game.is_tactical(c.mv);
-            extra += usize::from(keep && !threat);
+            let tactical = extra < self.options.captures && self.game.is_tactical(c.mv);
+            let check =
+                !threat && !tactical && checks < self.options.checks && self.game.gives_check(c.mv);
+            let keep = threat || tactical || check;
+            extra += usize::from(tactical && !threat);
             threats += usize::from(threat);
+            checks += usize::from(check);
             let counts = !keep && c.bound != Bound::Upper && self.options.pruned_values;
             if counts && pruned.is_none_or(|p| c.key > p.1) {
                 pruned = Some((c.mv, c.key));
@@ -449,6 +496,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         });
         head.pruned = pruned;
         self.counters.threats_kept += threats as u64;
+        self.counters.checks_kept += checks as u64;
     }
 
     /// The node's moves and keys from the position table: each stored move must
@@ -846,6 +894,8 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             ("killer_keys", c.killer_keys),
             ("mate_keys", c.mate_keys),
             ("threats_kept", c.threats_kept),
+            ("estimates_pruned", c.estimates_pruned),
+            ("checks_kept", c.checks_kept),
         ]
     }
 }
