@@ -136,3 +136,12 @@ fn checks_are_kept_beyond_the_width_only_with_the_option() {
     shogi::attacks::init();
     counts_only_with("ABC_Checks", "checks_kept", &POSITIONS[1..3], 3);
 }
+
+/// `ABC_Revive`: a node read from the table whose kept moves the search pushed
+/// below the best pruned move's key is keyed again (counted by `revivals`), and
+/// only with the option.
+#[test]
+fn nodes_are_keyed_again_only_with_the_option() {
+    shogi::attacks::init();
+    counts_only_with("ABC_Revive", "revivals", &POSITIONS, 4);
+}

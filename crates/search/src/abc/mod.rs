@@ -53,7 +53,7 @@
 //! Together they scored 132-107-1 against KFEnd's open window and width 10 over
 //! 240 games, 45-35 of them at 1 s a move (docs/BENCHMARKS.md); neither alone
 //! played better.
-//! Six more, each off by default as none played better in matches:
+//! Seven more, each off by default as none played better in matches:
 //! `killers` keeps, beyond a node's width, the quiet moves that cut its siblings
 //! off; `pruned_values` lets the best move forward pruning left out count with
 //! its key, so that a node is worth at least that; `mate_keys` makes a move's
@@ -63,7 +63,9 @@
 //! game's cheap estimate and gives only the best of them a static value (ABC's
 //! nodes come faster, but a threshold costs some five times the last, so the
 //! thresholds reached stay where they were); `checks` keeps checking moves
-//! beyond the width.
+//! beyond the width; `revive` keys a node from the table again when the search
+//! has pushed its kept moves' values below the best pruned move's key, so that
+//! a move forward pruning left out comes back once the kept ones are refuted.
 //!
 //! Threads: helper threads run the same iterations on their own lines and share
 //! both tables (Lazy SMP, as PVS does).
@@ -147,6 +149,10 @@ pub struct AbcOptions {
     /// How many checking moves a node keeps beyond its width (and its
     /// captures), the best by key: 0 keeps none.
     pub checks: usize,
+    /// Whether a node read from the position table is keyed again when the
+    /// search has pushed its kept moves' keys below the best pruned move's,
+    /// so that pruned moves can come back.
+    pub revive: bool,
 }
 
 impl Default for AbcOptions {
@@ -175,12 +181,13 @@ impl Default for AbcOptions {
             mate_threats: false,
             quiet_estimates: 0,
             checks: 0,
+            revive: false,
         }
     }
 }
 
 /// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
-pub const OPTIONS: [(&str, i64, i64, i64); 23] = [
+pub const OPTIONS: [(&str, i64, i64, i64); 24] = [
     ("ABC_Delta", 250, 0, 10_000),
     ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
@@ -204,6 +211,7 @@ pub const OPTIONS: [(&str, i64, i64, i64); 23] = [
     ("ABC_MateThreats", 0, 0, 1),
     ("ABC_QuietEstimates", 0, 0, 600),
     ("ABC_Checks", 0, 0, 20),
+    ("ABC_Revive", 0, 0, 1),
 ];
 
 impl AbcOptions {
@@ -239,7 +247,8 @@ impl AbcOptions {
             "ABC_MateKeys" => self.mate_keys = value != 0,
             "ABC_MateThreats" => self.mate_threats = value != 0,
             "ABC_QuietEstimates" => self.quiet_estimates = value as usize,
-            _ => self.checks = value as usize,
+            "ABC_Checks" => self.checks = value as usize,
+            _ => self.revive = value != 0,
         }
         Ok(())
     }

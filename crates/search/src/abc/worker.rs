@@ -95,6 +95,9 @@ pub struct AbcCounters {
     pub estimates_pruned: u64,
     /// Checking moves kept beyond the width (`ABC_Checks`).
     pub checks_kept: u64,
+    /// Nodes read from the table and keyed again, as the best pruned move's key
+    /// had risen above the kept ones' (`ABC_Revive`).
+    pub revivals: u64,
 }
 
 pub struct AbcThread<'s, G: Game> {
@@ -127,6 +130,9 @@ pub struct AbcThread<'s, G: Game> {
     /// The quiet moves of the node being expanded that threaten mate in one
     /// (`mate_threats` option).
     threats: Vec<G::Move>,
+    /// The kept moves of a node read from the table and keyed again
+    /// (`revive` option), with the keys the table had for them.
+    known: Vec<Child<G::Move>>,
     /// The PVS search that values leaves, when `leaf_depth` is above 0; it
     /// shares the quiescence table.
     leaf_search: Option<Box<PvsWorker<'s, G>>>,
@@ -163,6 +169,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             counters: AbcCounters::default(),
             killers: Killers::new(),
             threats: Vec::new(),
+            known: Vec::new(),
             leaf_search,
             trace: None,
         }
@@ -225,8 +232,18 @@ impl<'s, G: Game> AbcThread<'s, G> {
         self.threats.clear();
         let key = self.game.key();
         if self.options.position_table && self.read_table(key, &mut head, (alpha, beta), ply) {
-            self.heads[ply] = head;
-            return None;
+            if !self.revives(&head, ply) {
+                self.heads[ply] = head;
+                return None;
+            }
+            // Searching refuted kept moves below the best pruned one: the node's
+            // moves are keyed again, the known ones with what the search found.
+            self.counters.revivals += 1;
+            self.known.clear();
+            self.known.extend(head.children.drain(..));
+            head.pruned = None;
+        } else {
+            self.known.clear();
         }
         let mut moves = std::mem::take(&mut self.moves);
         moves.clear();
@@ -237,7 +254,11 @@ impl<'s, G: Game> AbcThread<'s, G> {
         let width = self.options.width_at(ply);
         let mut keys = KeysSoFar { best: Vec::with_capacity(width + 1), computed: 0 };
         let mut cut = None;
+        let known = self.take_known(&moves, &mut head, &mut keys, ply);
         for &i in &first {
+            if known.contains(&i) {
+                continue;
+            }
             cut = self.take_key(
                 moves[i],
                 i,
@@ -263,6 +284,9 @@ impl<'s, G: Game> AbcThread<'s, G> {
             for (n, &(i, bound, threat)) in ordered.iter().enumerate() {
                 if threat {
                     self.threats.push(moves[i]);
+                }
+                if known.contains(&i) {
+                    continue;
                 }
                 if keys.best.len() == width && bound < keys.best[width - 1] {
                     if !self.options.mate_threats {
@@ -424,6 +448,40 @@ impl<'s, G: Game> AbcThread<'s, G> {
         None
     }
 
+    /// With `revive`, whether the node read from the table is keyed again: the
+    /// best move pruning left out has a key above the `width`-th kept one, which
+    /// the search's values pushed down (out of check only: in check every move
+    /// is kept).
+    fn revives(&self, head: &Head<G::Move>, ply: usize) -> bool {
+        let width = self.options.width_at(ply);
+        self.options.revive
+            && head.children.len() >= width
+            && head.pruned.is_some_and(|(_, pruned)| pruned > head.children[width - 1].key)
+    }
+
+    /// In a node keyed again (`revive`), takes the moves the table kept with
+    /// the keys it had for them (the search's values), instead of new keys; their
+    /// generation indices.
+    fn take_known(
+        &mut self,
+        moves: &[G::Move],
+        head: &mut Head<G::Move>,
+        keys: &mut KeysSoFar,
+        ply: usize,
+    ) -> Vec<usize> {
+        let mut taken = Vec::with_capacity(self.known.len());
+        for known in &self.known {
+            let Some(i) = moves.iter().position(|&m| m == known.mv) else {
+                continue;
+            };
+            head.children.push(*known);
+            self.generated.push(i);
+            Self::note_key(&mut keys.best, self.options.width_at(ply), known.key);
+            taken.push(i);
+        }
+        taken
+    }
+
     /// Keeps `best` the `width` best keys found so far, best first; the last is
     /// the `width`-th best once there are that many.
     fn note_key(best: &mut Vec<Value>, width: usize, key: Value) {
@@ -488,7 +546,9 @@ impl<'s, G: Game> AbcThread<'s, G> {
             extra += usize::from(tactical && !threat);
             threats += usize::from(threat);
             checks += usize::from(check);
-            let counts = !keep && c.bound != Bound::Upper && self.options.pruned_values;
+            let counts = !keep
+                && c.bound != Bound::Upper
+                && (self.options.pruned_values || self.options.revive);
             if counts && pruned.is_none_or(|p| c.key > p.1) {
                 pruned = Some((c.mv, c.key));
             }
@@ -571,6 +631,9 @@ impl<'s, G: Game> AbcThread<'s, G> {
             self.stored.push(Stored::kept(code, c.key, c.bound));
         }
         if let Some((m, key)) = head.pruned {
+            // A full entry gives its last kept move's place (a tactical move
+            // beyond the width) to the pruned one, which `revive` needs.
+            self.stored.truncate(super::table::MAX_MOVES - 1);
             // Exact or a lower bound (`prune` passes over upper bounds): at least this.
             let bound = Bound::Lower;
             self.stored.push(Stored { code: G::encode_move(m), key, bound, pruned: true });
@@ -896,6 +959,7 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             ("threats_kept", c.threats_kept),
             ("estimates_pruned", c.estimates_pruned),
             ("checks_kept", c.checks_kept),
+            ("revivals", c.revivals),
         ]
     }
 }
