@@ -240,7 +240,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             // moves are keyed again, the known ones with what the search found.
             self.counters.revivals += 1;
             self.known.clear();
-            self.known.extend(head.children.drain(..));
+            self.known.append(&mut head.children);
             head.pruned = None;
         } else {
             self.known.clear();
