@@ -18,6 +18,7 @@
 use eval::ShogiGame;
 use search::abc::{kept_moves, AbcOptions};
 use shogi::{Move, Position};
+use std::io::Write;
 
 /// Kept and seen, for one kind of move.
 #[derive(Default)]
@@ -72,6 +73,10 @@ fn main() -> Result<(), String> {
     let data = data.ok_or("--data FILE is needed")?;
     let text = std::fs::read_to_string(&data).map_err(|e| format!("{data}: {e}"))?;
 
+    // Written with errors returned, so that output cut short (a pipe into `head`)
+    // ends the program quietly instead of panicking.
+    let mut out = std::io::stdout().lock();
+    let write_error = |e: std::io::Error| e.to_string();
     let mut shares: [Share; 4] = Default::default();
     let mut all = Share::default();
     let mut kept_total = 0;
@@ -89,20 +94,24 @@ fn main() -> Result<(), String> {
         if !found && show > 0 {
             show -= 1;
             let last = kept.last().map_or(0, |k| k.1);
-            println!("pruned: {sfen} {played}, {} kept, keys {} .. {last}", kept.len(), kept[0].1);
+            let first = kept.first().map_or(0, |k| k.1);
+            writeln!(out, "pruned: {sfen} {played}, {} kept, keys {first} .. {last}", kept.len())
+                .map_err(write_error)?;
         }
         all.add(found);
     }
-    println!(
+    writeln!(
+        out,
         "positions {}, moves kept per node {:.1}",
         all.seen,
         kept_total as f64 / all.seen.max(1) as f64
-    );
-    println!("played move kept: {}", all.text());
+    )
+    .map_err(write_error)?;
+    writeln!(out, "played move kept: {}", all.text()).map_err(write_error)?;
     for (name, share) in
         ["capture or promotion", "check", "drop", "other quiet"].iter().zip(&shares)
     {
-        println!("  {name}: {}", share.text());
+        writeln!(out, "  {name}: {}", share.text()).map_err(write_error)?;
     }
     Ok(())
 }
