@@ -61,7 +61,7 @@
 //! at captures only); `mate_threats` keeps, beyond the width, quiet moves that
 //! threaten mate in one; `quiet_estimates` ranks a node's quiet moves by the
 //! game's cheap estimate and gives only the best of them a static value (ABC's
-//! nodes come faster, but a threshold costs some five times the last, so the
+//! nodes come faster, but a threshold costs four to seven times the last, so the
 //! thresholds reached stay where they were); `checks` keeps checking moves
 //! beyond the width; `revive` keys a node from the table again when the search
 //! has pushed its kept moves' values below the best pruned move's key, so that
