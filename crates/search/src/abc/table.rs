@@ -2,7 +2,7 @@
 //! so that an iteration does not compute again the quiescence values the last one
 //! computed. It never ends a search (it is not a cutoff table).
 //!
-//! An entry is 16 words of 64 bits (two cache lines): a check word, then up to 15
+//! An entry is 24 words of 64 bits (three cache lines): a check word, then up to 23
 //! moves, each `move (32 bits) | key (16) | 1 (bit 48) | bound (bits 49-50) |
 //! pruned (bit 51)`, best key first, a zero word after the last; a move marked
 //! pruned is the best one forward pruning left out (`ABC_PrunedValues`). A key
@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use table::ZeroedSlice;
 
 /// The most moves an entry holds.
-pub const MAX_MOVES: usize = 15;
+pub const MAX_MOVES: usize = 23;
 const WORDS: usize = MAX_MOVES + 1;
 const PRESENT: u64 = 1 << 48;
 const PRUNED: u64 = 1 << 51;
