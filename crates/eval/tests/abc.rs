@@ -145,3 +145,12 @@ fn nodes_are_keyed_again_only_with_the_option() {
     shogi::attacks::init();
     counts_only_with("ABC_Revive", "revivals", &POSITIONS, 4);
 }
+
+/// `ABC_LateMoves`: a node's late quiet moves are searched with a penalty to
+/// the conspiracy depths below them (counted by `late_searches`), and only with
+/// the option.
+#[test]
+fn late_moves_are_searched_with_a_penalty_only_with_the_option() {
+    shogi::attacks::init();
+    counts_only_with("ABC_LateMoves", "late_searches", &POSITIONS[0..2], 3);
+}

@@ -48,11 +48,14 @@ pub struct Head<M> {
     /// The best of the moves forward pruning left out, with its key, where that
     /// key is a value or a lower bound (not counted as an alternative).
     pub pruned: Option<(M, Value)>,
+    /// What the move being searched adds to both sides' conspiracy depths beyond
+    /// SFunc: a late move's lines end sooner (`ABC_LateMoves`; 0 as the seed).
+    pub penalty: usize,
 }
 
 impl<M> Head<M> {
     pub fn new(side: Side) -> Head<M> {
-        Head { side, children: Vec::new(), pruned: None }
+        Head { side, children: Vec::new(), pruned: None, penalty: 0 }
     }
 
     /// How many moves not being searched have a key above `value`.
@@ -79,10 +82,17 @@ impl Conspiracy {
     }
 
     /// The conspiracy depth of `side` at frontier value `value` (from `side`'s
-    /// point of view), over the heads of the line `heads` (root first).
+    /// point of view), over the heads of the line `heads` (root first), with
+    /// every head's penalty.
     pub fn depth<M>(&self, heads: &[Head<M>], side: Side, value: Value) -> usize {
         let threshold = value.saturating_sub(self.delta);
-        heads.iter().filter(|h| h.side == side).map(|h| self.sfunc(h.count_above(threshold))).sum()
+        heads
+            .iter()
+            .map(|h| {
+                let own = if h.side == side { self.sfunc(h.count_above(threshold)) } else { 0 };
+                own + h.penalty
+            })
+            .sum()
     }
 
     /// What must hold for the node reached by a move of key `key` (by `mover`,
@@ -154,6 +164,7 @@ mod tests {
         Head {
             side,
             pruned: None,
+            penalty: 0,
             children: keys
                 .iter()
                 .enumerate()
@@ -195,6 +206,18 @@ mod tests {
         assert_eq!(c.depth(&heads, SECOND, -310), 3);
         // A large value: nothing above it.
         assert_eq!(c.depth(&heads, FIRST, 10_000), 0);
+    }
+
+    #[test]
+    fn a_penalty_counts_for_both_sides() {
+        let c = Conspiracy { delta: 50, cap: 5, thresholds: [3, 3] };
+        let mut heads = line();
+        heads[1].penalty = 2;
+        assert_eq!(c.depth(&heads, FIRST, 310), 2 + 2);
+        assert_eq!(c.depth(&heads, SECOND, -310), 3 + 2);
+        assert_eq!(c.depth(&heads, FIRST, 10_000), 2);
+        // Inside the window First's depth at 310 reached 4 ≥ 3: now a leaf.
+        assert!(c.terminates(&heads, SECOND, -400, -200, -310));
     }
 
     #[test]

@@ -53,7 +53,7 @@
 //! Together they scored 132-107-1 against KFEnd's open window and width 10 over
 //! 240 games, 45-35 of them at 1 s a move (docs/BENCHMARKS.md); neither alone
 //! played better.
-//! Seven more, each off by default as none played better in matches:
+//! Eight more, each off by default as none played better in matches at 1 s:
 //! `killers` keeps, beyond a node's width, the quiet moves that cut its siblings
 //! off; `pruned_values` lets the best move forward pruning left out count with
 //! its key, so that a node is worth at least that; `mate_keys` makes a move's
@@ -65,7 +65,10 @@
 //! thresholds reached stay where they were); `checks` keeps checking moves
 //! beyond the width; `revive` keys a node from the table again when the search
 //! has pushed its kept moves' values below the best pruned move's key, so that
-//! a move forward pruning left out comes back once the kept ones are refuted.
+//! a move forward pruning left out comes back once the kept ones are refuted;
+//! `late_moves` is PVS's late-move reduction in conspiracy terms: a node's
+//! late quiet moves add a penalty to both sides' depths below them, so their
+//! lines end sooner, and are searched again in full where they beat the best.
 //!
 //! Threads: helper threads run the same iterations on their own lines and share
 //! both tables (Lazy SMP, as PVS does).
@@ -99,10 +102,11 @@ pub struct AbcOptions {
     /// Moves a node keeps by key, and tactical moves it keeps beyond them.
     pub width: usize,
     pub captures: usize,
-    /// The widths of the nodes one and two plies from the root (0: `width`),
-    /// and of the root (0: every move).
+    /// The widths of the nodes one, two and three plies from the root (0:
+    /// `width`), and of the root (0: every move).
     pub width1: usize,
     pub width2: usize,
+    pub width3: usize,
     pub root_width: usize,
     /// How far below the best value the root's window reaches, in hundredths of
     /// the unit.
@@ -153,6 +157,12 @@ pub struct AbcOptions {
     /// search has pushed its kept moves' keys below the best pruned move's,
     /// so that pruned moves can come back.
     pub revive: bool,
+    /// Late-move reductions in conspiracy terms (0: none, as KFEnd): a node's
+    /// quiet moves after its first `late_moves` by key add a penalty to both
+    /// sides' conspiracy depths below them (1, then 1 more every `late_moves`
+    /// moves, at most SFunc's cap), and are searched again without it where
+    /// they beat the best so far.
+    pub late_moves: usize,
 }
 
 impl Default for AbcOptions {
@@ -166,6 +176,7 @@ impl Default for AbcOptions {
             captures: 3,
             width1: 0,
             width2: 0,
+            width3: 0,
             root_width: 0,
             root_margin: 50,
             early_cut: true,
@@ -182,12 +193,13 @@ impl Default for AbcOptions {
             quiet_estimates: 0,
             checks: 0,
             revive: false,
+            late_moves: 0,
         }
     }
 }
 
 /// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
-pub const OPTIONS: [(&str, i64, i64, i64); 24] = [
+pub const OPTIONS: [(&str, i64, i64, i64); 26] = [
     ("ABC_Delta", 250, 0, 10_000),
     ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
@@ -196,6 +208,7 @@ pub const OPTIONS: [(&str, i64, i64, i64); 24] = [
     ("ABC_Captures", 3, 0, 3),
     ("ABC_Width1", 0, 0, table::MAX_MOVES as i64 - 3),
     ("ABC_Width2", 0, 0, table::MAX_MOVES as i64 - 3),
+    ("ABC_Width3", 0, 0, table::MAX_MOVES as i64 - 3),
     ("ABC_RootWidth", 0, 0, 600),
     ("ABC_RootMargin", 50, 0, 10_000),
     ("ABC_EarlyCut", 1, 0, 1),
@@ -212,6 +225,7 @@ pub const OPTIONS: [(&str, i64, i64, i64); 24] = [
     ("ABC_QuietEstimates", 0, 0, 600),
     ("ABC_Checks", 0, 0, 20),
     ("ABC_Revive", 0, 0, 1),
+    ("ABC_LateMoves", 0, 0, 20),
 ];
 
 impl AbcOptions {
@@ -233,6 +247,7 @@ impl AbcOptions {
             "ABC_Captures" => self.captures = value as usize,
             "ABC_Width1" => self.width1 = value as usize,
             "ABC_Width2" => self.width2 = value as usize,
+            "ABC_Width3" => self.width3 = value as usize,
             "ABC_RootWidth" => self.root_width = value as usize,
             "ABC_RootMargin" => self.root_margin = value as Value,
             "ABC_EarlyCut" => self.early_cut = value != 0,
@@ -248,7 +263,8 @@ impl AbcOptions {
             "ABC_MateThreats" => self.mate_threats = value != 0,
             "ABC_QuietEstimates" => self.quiet_estimates = value as usize,
             "ABC_Checks" => self.checks = value as usize,
-            _ => self.revive = value != 0,
+            "ABC_Revive" => self.revive = value != 0,
+            _ => self.late_moves = value as usize,
         }
         Ok(())
     }
@@ -260,6 +276,7 @@ impl AbcOptions {
         match ply {
             1 if self.width1 > 0 => self.width1,
             2 if self.width2 > 0 => self.width2,
+            3 if self.width3 > 0 => self.width3,
             _ => self.width,
         }
     }
@@ -426,4 +443,23 @@ pub fn kept_moves<G: Game>(position: &G, options: AbcOptions) -> Vec<(G::Move, V
     let tables = abc.tables.as_ref().expect("made by try_new");
     let context = ThreadContext::new(0, &shared, None, None);
     AbcThread::new(position.clone(), tables, context, options).kept_moves()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_widths_near_the_root_apply_at_their_plies_only() {
+        let mut options = AbcOptions::default();
+        for ply in 1..6 {
+            assert_eq!(options.width_at(ply), options.width);
+        }
+        options.set("ABC_Width1", 20).unwrap();
+        options.set("abc_width2", 18).unwrap();
+        options.set("ABC_Width3", 16).unwrap();
+        let widths: Vec<usize> = (1..6).map(|ply| options.width_at(ply)).collect();
+        assert_eq!(widths, [20, 18, 16, options.width, options.width]);
+        assert!(options.set("ABC_Width3", table::MAX_MOVES as i64 - 2).is_err());
+    }
 }

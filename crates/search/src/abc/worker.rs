@@ -95,6 +95,10 @@ pub struct AbcCounters {
     pub estimates_pruned: u64,
     /// Checking moves kept beyond the width (`ABC_Checks`).
     pub checks_kept: u64,
+    /// Late moves searched with a penalty, and searched again in full as they
+    /// beat the best so far (`ABC_LateMoves`).
+    pub late_searches: u64,
+    pub late_researches: u64,
     /// Nodes read from the table and keyed again, as the best pruned move's key
     /// had risen above the kept ones' (`ABC_Revive`).
     pub revivals: u64,
@@ -229,6 +233,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         head.side = side;
         head.children.clear();
         head.pruned = None;
+        head.penalty = 0;
         self.threats.clear();
         let key = self.game.key();
         if self.options.position_table && self.read_table(key, &mut head, (alpha, beta), ply) {
@@ -707,11 +712,25 @@ impl<'s, G: Game> AbcThread<'s, G> {
         let mut best = alpha;
         let mut searched = std::mem::take(&mut self.searched[ply]);
         searched.clear();
+        let in_check = self.game.in_check();
         for i in 0..self.heads[ply].children.len() {
             let m = self.heads[ply].children[i].mv;
             self.heads[ply].children[i].searching = true;
+            let penalty = if in_check { 0 } else { self.late_penalty(i, m) };
             self.game.make_move(m);
-            let v = if self.options.scout && i > 0 && best + 1 < beta {
+            let v = if penalty > 0 {
+                self.counters.late_searches += 1;
+                self.heads[ply].penalty = penalty;
+                let v = -self.node(-beta, -best, ply + 1);
+                self.heads[ply].penalty = 0;
+                if v > best && !self.ctx.stopped() {
+                    // The late move beat the best so far: searched again in full.
+                    self.counters.late_researches += 1;
+                    -self.node(-beta, -best, ply + 1)
+                } else {
+                    v
+                }
+            } else if self.options.scout && i > 0 && best + 1 < beta {
                 // A null window first: whether the move beats the best so far;
                 // the full window again only where it does.
                 let v = -self.node(-best - 1, -best, ply + 1);
@@ -779,6 +798,18 @@ impl<'s, G: Game> AbcThread<'s, G> {
         head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
         self.write_table(self.game.key(), &head);
         self.heads[ply] = head;
+    }
+
+    /// The conspiracy depth the `i`-th kept move `m` of a node not in check
+    /// adds to both sides beyond SFunc (`ABC_LateMoves`): none for the first
+    /// `late_moves` and for tactical moves, then one more for every
+    /// `late_moves` further, at most SFunc's cap.
+    fn late_penalty(&self, i: usize, m: G::Move) -> usize {
+        let late = self.options.late_moves;
+        if late == 0 || i < late || self.game.is_tactical(m) {
+            return 0;
+        }
+        (1 + (i - late) / late).min(self.options.sfunc_cap)
     }
 
     /// The value of the leaf at `ply` by a PVS search of `leaf_depth` plies with
@@ -960,6 +991,8 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             ("estimates_pruned", c.estimates_pruned),
             ("checks_kept", c.checks_kept),
             ("revivals", c.revivals),
+            ("late_searches", c.late_searches),
+            ("late_researches", c.late_researches),
         ]
     }
 }
