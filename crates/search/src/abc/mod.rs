@@ -53,7 +53,7 @@
 //! Together they scored 132-107-1 against KFEnd's open window and width 10 over
 //! 240 games, 45-35 of them at 1 s a move (docs/BENCHMARKS.md); neither alone
 //! played better.
-//! Eight more, each off by default as none played better in matches at 1 s:
+//! Eight more, each off by default as none played better in matches:
 //! `killers` keeps, beyond a node's width, the quiet moves that cut its siblings
 //! off; `pruned_values` lets the best move forward pruning left out count with
 //! its key, so that a node is worth at least that; `mate_keys` makes a move's
