@@ -154,3 +154,33 @@ fn late_moves_are_searched_with_a_penalty_only_with_the_option() {
     shogi::attacks::init();
     counts_only_with("ABC_LateMoves", "late_searches", &POSITIONS[0..2], 3);
 }
+
+/// `ABC_ThreatExtensions`: leaves whose side to move would lose material were
+/// it to pass are searched as nodes (counted by `threat_extensions`), only with
+/// the option, and at most as many times along one line as the option says.
+#[test]
+fn threatened_leaves_are_searched_on_at_most_n_times_a_line() {
+    shogi::attacks::init();
+    counts_only_with("ABC_ThreatExtensions", "threat_extensions", &POSITIONS[1..3], 3);
+    let game = ShogiGame::new(Position::from_sfen(POSITIONS[2]).expect("a test SFEN"));
+    for limit in [1, 2] {
+        let options = search::abc::AbcOptions { threat_extensions: limit, ..Default::default() };
+        let found = search::abc::traced(&game, 3, options);
+        // The trace indents a node's entry by its ply and what the node did
+        // by one more: count the extensions on the line down to each entry.
+        let mut extended = vec![false; 256];
+        let (mut most, mut total) = (0, 0);
+        for line in &found.trace {
+            let indent = (line.len() - line.trim_start().len()) / 2;
+            if line.trim_start().starts_with("threatened:") {
+                extended[indent - 1] = true;
+                total += 1;
+                most = most.max(extended[..indent].iter().filter(|&&e| e).count());
+            } else if line.contains(" by ") && line.contains(", key ") {
+                extended[indent..].iter_mut().for_each(|e| *e = false);
+            }
+        }
+        assert!(total > 0, "no extension with {limit}");
+        assert_eq!(most, limit, "at most {limit} extensions a line");
+    }
+}

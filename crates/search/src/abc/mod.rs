@@ -53,7 +53,8 @@
 //! Together they scored 132-107-1 against KFEnd's open window and width 10 over
 //! 240 games, 45-35 of them at 1 s a move (docs/BENCHMARKS.md); neither alone
 //! played better.
-//! Eight more, each off by default as none played better in matches:
+//! Nine more, each off by default as none played better in matches or on
+//! the positions of ABC's games (`tools/move_suite.py`):
 //! `killers` keeps, beyond a node's width, the quiet moves that cut its siblings
 //! off; `pruned_values` lets the best move forward pruning left out count with
 //! its key, so that a node is worth at least that; `mate_keys` makes a move's
@@ -68,7 +69,10 @@
 //! a move forward pruning left out comes back once the kept ones are refuted;
 //! `late_moves` is PVS's late-move reduction in conspiracy terms: a node's
 //! late quiet moves add a penalty to both sides' depths below them, so their
-//! lines end sooner, and are searched again in full where they beat the best.
+//! lines end sooner, and are searched again in full where they beat the best;
+//! `threat_extensions` searches a leaf on as a node where its side to move,
+//! were it to pass, would lose material to the opponent's captures (the
+//! quiescence value behind a key stands pat on such a threat).
 //!
 //! Threads: helper threads run the same iterations on their own lines and share
 //! both tables (Lazy SMP, as PVS does).
@@ -163,6 +167,13 @@ pub struct AbcOptions {
     /// moves, at most SFunc's cap), and are searched again without it where
     /// they beat the best so far.
     pub late_moves: usize,
+    /// Threat extensions (0: none, as KFEnd): a leaf whose side to move, were
+    /// it to pass, would lose at least `threat_margin` more to the opponent's
+    /// captures than its key says is searched as a node instead, at most this
+    /// many times along a line.
+    pub threat_extensions: usize,
+    /// The least loss, in hundredths of the unit, that counts as a threat.
+    pub threat_margin: Value,
 }
 
 impl Default for AbcOptions {
@@ -194,12 +205,14 @@ impl Default for AbcOptions {
             checks: 0,
             revive: false,
             late_moves: 0,
+            threat_extensions: 0,
+            threat_margin: 300,
         }
     }
 }
 
 /// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
-pub const OPTIONS: [(&str, i64, i64, i64); 26] = [
+pub const OPTIONS: [(&str, i64, i64, i64); 28] = [
     ("ABC_Delta", 250, 0, 10_000),
     ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
@@ -226,6 +239,8 @@ pub const OPTIONS: [(&str, i64, i64, i64); 26] = [
     ("ABC_Checks", 0, 0, 20),
     ("ABC_Revive", 0, 0, 1),
     ("ABC_LateMoves", 0, 0, 20),
+    ("ABC_ThreatExtensions", 0, 0, 8),
+    ("ABC_ThreatMargin", 300, 0, 100_000),
 ];
 
 impl AbcOptions {
@@ -264,7 +279,9 @@ impl AbcOptions {
             "ABC_QuietEstimates" => self.quiet_estimates = value as usize,
             "ABC_Checks" => self.checks = value as usize,
             "ABC_Revive" => self.revive = value != 0,
-            _ => self.late_moves = value as usize,
+            "ABC_LateMoves" => self.late_moves = value as usize,
+            "ABC_ThreatExtensions" => self.threat_extensions = value as usize,
+            _ => self.threat_margin = value as Value,
         }
         Ok(())
     }

@@ -102,6 +102,10 @@ pub struct AbcCounters {
     /// Nodes read from the table and keyed again, as the best pruned move's key
     /// had risen above the kept ones' (`ABC_Revive`).
     pub revivals: u64,
+    /// Leaves tested for a threat against their side to move, and those that
+    /// had one and were searched as nodes (`ABC_ThreatExtensions`).
+    pub threat_tests: u64,
+    pub threat_extensions: u64,
 }
 
 pub struct AbcThread<'s, G: Game> {
@@ -140,6 +144,8 @@ pub struct AbcThread<'s, G: Game> {
     /// The PVS search that values leaves, when `leaf_depth` is above 0; it
     /// shares the quiescence table.
     leaf_search: Option<Box<PvsWorker<'s, G>>>,
+    /// The threat extensions on the line down to each ply, that ply's included.
+    extensions: Vec<usize>,
     /// Lines of a trace of the search (see [`super::traced`]), when one is kept.
     pub(super) trace: Option<Vec<String>>,
 }
@@ -175,6 +181,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             threats: Vec::new(),
             known: Vec::new(),
             leaf_search,
+            extensions: vec![0; plies],
             trace: None,
         }
     }
@@ -684,7 +691,10 @@ impl<'s, G: Game> AbcThread<'s, G> {
 
         // Step 3. The conspiracy-depth horizon: the parent's side searched this
         // move with window (-beta, -alpha) and key `key`.
-        if self.conspiracy.terminates(&self.heads[..ply], mover, -beta, -alpha, key) {
+        self.extensions[ply] = self.extensions[ply - 1];
+        if self.conspiracy.terminates(&self.heads[..ply], mover, -beta, -alpha, key)
+            && !self.threatened(key, alpha, ply)
+        {
             self.count_leaf(ply, mover, key);
             let v = self.leaf_value(alpha, beta, ply).unwrap_or(-key);
             self.note(ply + 1, || format!("leaf: {v}"));
@@ -798,6 +808,40 @@ impl<'s, G: Game> AbcThread<'s, G> {
         head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
         self.write_table(self.game.key(), &head);
         self.heads[ply] = head;
+    }
+
+    /// Whether the leaf at `ply`, reached by a move of key `key` (from the
+    /// mover's side) into window `(alpha, beta)`, is searched as a node as its
+    /// side to move is threatened (`ABC_ThreatExtensions`): were it to pass, the
+    /// mover's captures would win at least `threat_margin` more than the static
+    /// value, which the quiescence value behind the key stands pat on. Counts the
+    /// extension in `extensions[ply]`. Never where the key already fails the
+    /// node low, in check, or where the line has had its extensions.
+    fn threatened(&mut self, key: Value, alpha: Value, ply: usize) -> bool {
+        let limit = self.options.threat_extensions;
+        if limit == 0
+            || self.extensions[ply] >= limit
+            || key >= alpha.saturating_neg()
+            || key.abs() >= MATE_IN_MAX_PLY
+            || !self.game.null_move_allowed()
+        {
+            return false;
+        }
+        self.counters.threat_tests += 1;
+        // Against the static value, not the key: a pass also gives up the
+        // captures the key counted on (a recapture), which is no threat.
+        let stand = self.game.evaluate().saturating_neg();
+        let bar = stand.saturating_add(units::<G>(self.options.threat_margin));
+        self.game.make_null_move();
+        let gain = qsearch::<G, Self, false>(self, bar - 1, bar, ply + 1, 0);
+        self.game.unmake_null_move();
+        if gain < bar || self.ctx.stopped() {
+            return false;
+        }
+        self.counters.threat_extensions += 1;
+        self.extensions[ply] += 1;
+        self.note(ply + 1, || format!("threatened: {gain} >= {bar} after a pass, searched on"));
+        true
     }
 
     /// The conspiracy depth the `i`-th kept move `m` of a node not in check
@@ -993,6 +1037,8 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             ("revivals", c.revivals),
             ("late_searches", c.late_searches),
             ("late_researches", c.late_researches),
+            ("threat_tests", c.threat_tests),
+            ("threat_extensions", c.threat_extensions),
         ]
     }
 }
