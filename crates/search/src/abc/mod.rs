@@ -168,9 +168,9 @@ pub struct AbcOptions {
     /// they beat the best so far.
     pub late_moves: usize,
     /// Threat extensions (0: none, as KFEnd): a leaf whose side to move, were
-    /// it to pass, would lose at least `threat_margin` more to the opponent's
-    /// captures than its key says is searched as a node instead, at most this
-    /// many times along a line.
+    /// it to pass, would lose at least `threat_margin` to the opponent's
+    /// captures beyond its static value is searched as a node instead, at most
+    /// this many times along a line.
     pub threat_extensions: usize,
     /// The least loss, in hundredths of the unit, that counts as a threat.
     pub threat_margin: Value,
