@@ -33,64 +33,15 @@ own mistakes, do not favour a search that merely plays other moves), e.g.:
 import argparse
 import os
 import random
-import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pgn_positions import games  # noqa: E402
+from score_games import Engine  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KYOBO = os.path.join(ROOT, "target", "release", "kyobo")
-SCORE = re.compile(r"score (cp|mate) (-?\d+)")
-MATE = 30000
 CAP = 3000
-
-
-class Usi:
-    """An engine over USI, one thread, with the given options."""
-
-    def __init__(self, path, options):
-        self.proc = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self.send("usi")
-        self.wait("usiok")
-        for name, value in options:
-            self.send(f"setoption name {name} value {value}")
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-
-    def wait(self, prefix):
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise SystemExit("the engine exited")
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-
-    def go(self, moves, limit):
-        """The best move and the last score (mover's side, mates as +/-30000)."""
-        self.send("usinewgame")
-        self.send("position startpos moves " + " ".join(moves))
-        self.send("go " + limit)
-        score = None
-        lines = self.wait("bestmove")
-        for line in lines:
-            m = SCORE.search(line)
-            if m:
-                v = int(m.group(2))
-                score = v if m.group(1) == "cp" else (MATE if v > 0 else -MATE)
-        return lines[-1].split()[1], score
-
-    def quit(self):
-        self.send("quit")
-        self.proc.wait()
 
 
 def parse_options(text):
@@ -98,14 +49,14 @@ def parse_options(text):
 
 
 def reference(args):
-    return Usi(args.judge, [("USI_Hash", 16), ("Threads", 1)])
+    return Engine(args.judge, [("USI_Hash", 16), ("Threads", 1)])
 
 
 def loss_of(judge, moves, move, before, nodes):
     """What `move` loses in the position after `moves`, judged by `judge`."""
     if move in ("resign", "win"):
         return CAP
-    _, after = judge.go(moves + [move], f"nodes {nodes}")
+    _, after = judge.go(moves + [move], f"nodes {nodes}", new_game=True)
     if after is None:
         return 0
     return max(0, min(CAP, before + after))
@@ -122,7 +73,7 @@ def make(args):
             for ply in range(args.from_ply, len(moves)):
                 if (ply % 2 == 0) != sente:
                     continue
-                _, before = judge.go(moves[:ply], f"nodes {args.nodes}")
+                _, before = judge.go(moves[:ply], f"nodes {args.nodes}", new_game=True)
                 if before is None or abs(before) > args.open:
                     break
                 loss = loss_of(judge, moves[:ply], moves[ply], before, args.nodes)
@@ -152,12 +103,12 @@ def run(args):
             for kind, n in zip(words[0::2], words[1::2]):
                 sizes[kind] = sizes.get(kind, 0) + int(n)
     rows = [line.split("\t") for line in lines if not line.startswith("#")]
-    engine = Usi(args.engine, [("USI_Hash", 64), ("Threads", 1)] + parse_options(args.options))
+    engine = Engine(args.engine, [("USI_Hash", 64), ("Threads", 1)] + parse_options(args.options))
     judge = reference(args)
     totals = {}
     for kind, before, game_move, moves in rows:
         moves = moves.split()
-        move, _ = engine.go(moves, f"movetime {args.movetime}")
+        move, _ = engine.go(moves, f"movetime {args.movetime}", new_game=True)
         loss = loss_of(judge, moves, move, int(before), args.nodes)
         t = totals.setdefault(kind, [0, 0, 0, 0])
         t[0] += 1

@@ -28,13 +28,16 @@ SCORE = re.compile(r"score (cp|mate) (-?\d+)")
 
 
 class Engine:
-    def __init__(self, path):
+    """A USI engine with the given options (`(name, value)` pairs)."""
+
+    def __init__(self, path, options=(("USI_Hash", 64),)):
         self.proc = subprocess.Popen(
             [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
         )
         self.send("usi")
         self.wait("usiok")
-        self.send("setoption name USI_Hash value 64")
+        for name, value in options:
+            self.send(f"setoption name {name} value {value}")
         self.send("isready")
         self.wait("readyok")
 
@@ -51,16 +54,24 @@ class Engine:
             if line.startswith(prefix):
                 return lines
 
-    def score(self, moves, nodes):
+    def go(self, moves, limit, new_game=False):
+        """The best move and the last score (the mover's side, mates as +/-30000)
+        of a search of the position after `moves` with `go LIMIT`."""
+        if new_game:
+            self.send("usinewgame")
         self.send("position startpos moves " + " ".join(moves))
-        self.send(f"go nodes {nodes}")
+        self.send("go " + limit)
         score = None
-        for line in self.wait("bestmove"):
+        lines = self.wait("bestmove")
+        for line in lines:
             m = SCORE.search(line)
             if m:
                 v = int(m.group(2))
                 score = v if m.group(1) == "cp" else (30000 if v > 0 else -30000)
-        return score
+        return lines[-1].split()[1], score
+
+    def score(self, moves, nodes):
+        return self.go(moves, f"nodes {nodes}")[1]
 
     def quit(self):
         self.send("quit")
