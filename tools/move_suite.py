@@ -27,12 +27,20 @@ own mistakes, do not favour a search that merely plays other moves), e.g.:
     python3 tools/move_suite.py make data/matches/abc-asp-fairy-0-25.pgn \\
         --player Kyobo --out /tmp/abc-suite.txt
     python3 tools/move_suite.py run /tmp/abc-suite.txt --engine BIN --movetime 1000 \\
-        --options SearchAlgorithm:ABC,ABC_Width1:20
+        --options SearchAlgorithm:ABC,ABC_Width1:20 --verbose > /tmp/width.log
+
+`compare` reads the `--verbose` output of two runs on the same suite and prints the
+difference of the second from the first, position by position and weighted by
+stratum, with its 95 % interval:
+
+    python3 tools/move_suite.py compare /tmp/abc-suite.txt /tmp/default.log /tmp/width.log
 """
 
 import argparse
+import math
 import os
 import random
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -93,8 +101,9 @@ def make(args):
     print(f"-> {args.out}", file=sys.stderr)
 
 
-def run(args):
-    with open(args.suite, encoding="utf-8") as f:
+def read_suite(path):
+    """The suite's rows and each stratum's size (summed over concatenated files)."""
+    with open(path, encoding="utf-8") as f:
         lines = [line.rstrip("\n") for line in f if line.strip()]
     sizes = {}
     for line in lines:
@@ -102,7 +111,11 @@ def run(args):
             words = line.split()[2:]
             for kind, n in zip(words[0::2], words[1::2]):
                 sizes[kind] = sizes.get(kind, 0) + int(n)
-    rows = [line.split("\t") for line in lines if not line.startswith("#")]
+    return [line.split("\t") for line in lines if not line.startswith("#")], sizes
+
+
+def run(args):
+    rows, sizes = read_suite(args.suite)
     engine = Engine(args.engine, [("USI_Hash", 64), ("Threads", 1)] + parse_options(args.options))
     judge = reference(args)
     totals = {}
@@ -128,6 +141,39 @@ def run(args):
         print(f"all {weight} open positions, by stratum: mean loss {mean:.0f}")
 
 
+LOSS = re.compile(r"(\w+) \S+ \(game \S+\) loss (\d+)")
+
+
+def losses(path):
+    """Each stratum's losses, in the suite's order, from a `run --verbose` output."""
+    found = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = LOSS.match(line)
+            if m:
+                found.setdefault(m.group(1), []).append(int(m.group(2)))
+    return found
+
+
+def compare(args):
+    _, sizes = read_suite(args.suite)
+    first, second = losses(args.first), losses(args.second)
+    total = sum(sizes[k] for k in first)
+    diff, variance = 0.0, 0.0
+    for kind, a in first.items():
+        b = second.get(kind, [])
+        if len(a) != len(b) or len(a) < 2:
+            raise SystemExit(f"{kind}: {len(a)} and {len(b)} positions: not runs of one suite")
+        d = [y - x for x, y in zip(a, b)]
+        mean = sum(d) / len(d)
+        var = sum((v - mean) ** 2 for v in d) / (len(d) - 1)
+        w = sizes[kind] / total
+        diff += w * mean
+        variance += w * w * var / len(d)
+        print(f"{kind}: {len(d)} positions, mean loss {sum(a) / len(a):.0f} -> {sum(b) / len(b):.0f}")
+    print(f"all {total} open positions, by stratum: {diff:+.1f} ± {1.96 * math.sqrt(variance):.1f} (95 %)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -146,11 +192,15 @@ def main():
     r.add_argument("--options", default="", help="USI options as NAME:VALUE,...")
     r.add_argument("--movetime", type=int, default=1000)
     r.add_argument("--verbose", action="store_true")
+    c = sub.add_parser("compare", help="the paired difference of two runs")
+    c.add_argument("suite")
+    c.add_argument("first", help="a run's --verbose output")
+    c.add_argument("second")
     for p in (m, r):
         p.add_argument("--judge", default=KYOBO, help="the reference engine (PVS mode)")
         p.add_argument("--nodes", type=int, default=200000, help="the reference's nodes a position")
     args = parser.parse_args()
-    make(args) if args.command == "make" else run(args)
+    {"make": make, "run": run, "compare": compare}[args.command](args)
 
 
 if __name__ == "__main__":
