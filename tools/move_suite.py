@@ -2,7 +2,7 @@
 """A suite of game positions where a player went wrong, and how an engine's moves fare on it.
 
 Games take hours to say whether a change of search helps; the positions where the
-player lost ground say it in minutes. Two commands:
+player lost ground say it in minutes. Three commands:
 
 `make` reads match PGNs (`tools/match.py --pgn FILE`), and for every move of the
 named player from `--from-ply` on, while the game is still open (the reference
@@ -158,6 +158,10 @@ def losses(path):
 def compare(args):
     _, sizes = read_suite(args.suite)
     first, second = losses(args.first), losses(args.second)
+    unsized = [k for k in first if k not in sizes]
+    if unsized or not first:
+        raise SystemExit(f"{args.suite} gives no size for {unsized or 'any stratum'}: "
+                         "compare needs a suite made by `make` and runs with --verbose")
     total = sum(sizes[k] for k in first)
     diff, variance = 0.0, 0.0
     for kind, a in first.items():
