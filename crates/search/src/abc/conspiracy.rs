@@ -73,6 +73,10 @@ pub struct Conspiracy {
     pub cap: usize,
     /// Each side's threshold, by `Side::index`.
     pub thresholds: [usize; 2],
+    /// Every this many plies of a line add 1 to both sides' depths (0: none,
+    /// as the seed): a line where neither side has alternatives within Δ, a
+    /// melee of captures and drops, still ends.
+    pub plies_per_depth: usize,
 }
 
 impl Conspiracy {
@@ -81,18 +85,24 @@ impl Conspiracy {
         count.min(self.cap)
     }
 
+    /// What a line of `plies` plies adds to both sides' depths for its length.
+    pub fn length_depth(&self, plies: usize) -> usize {
+        plies.checked_div(self.plies_per_depth).unwrap_or(0)
+    }
+
     /// The conspiracy depth of `side` at frontier value `value` (from `side`'s
     /// point of view), over the heads of the line `heads` (root first), with
-    /// every head's penalty.
+    /// every head's penalty and the line's length.
     pub fn depth<M>(&self, heads: &[Head<M>], side: Side, value: Value) -> usize {
         let threshold = value.saturating_sub(self.delta);
-        heads
+        let counted: usize = heads
             .iter()
             .map(|h| {
                 let own = if h.side == side { self.sfunc(h.count_above(threshold)) } else { 0 };
                 own + h.penalty
             })
-            .sum()
+            .sum();
+        counted + self.length_depth(heads.len())
     }
 
     /// What must hold for the node reached by a move of key `key` (by `mover`,
@@ -194,7 +204,7 @@ mod tests {
 
     #[test]
     fn conspiracy_depth_counts_unsearched_siblings_above_the_value_less_delta() {
-        let c = Conspiracy { delta: 50, cap: 5, thresholds: [3, 3] };
+        let c = Conspiracy { delta: 50, cap: 5, thresholds: [3, 3], plies_per_depth: 0 };
         let heads = line();
         // First at 310: siblings above 260 not being searched: ply 0 has 250? no
         // (250 ≤ 260), 100, -50 no → 0; ply 2 has 320 and 290 → 2.
@@ -210,7 +220,7 @@ mod tests {
 
     #[test]
     fn a_penalty_counts_for_both_sides() {
-        let c = Conspiracy { delta: 50, cap: 5, thresholds: [3, 3] };
+        let c = Conspiracy { delta: 50, cap: 5, thresholds: [3, 3], plies_per_depth: 0 };
         let mut heads = line();
         heads[1].penalty = 2;
         assert_eq!(c.depth(&heads, FIRST, 310), 2 + 2);
@@ -221,8 +231,26 @@ mod tests {
     }
 
     #[test]
+    fn every_n_plies_of_a_line_count_for_both_sides() {
+        let seed = Conspiracy { delta: 50, cap: 5, thresholds: [3, 3], plies_per_depth: 0 };
+        let heads = line();
+        for (n, added) in [(1, 4), (2, 2), (3, 1), (4, 1), (5, 0)] {
+            let c = Conspiracy { plies_per_depth: n, ..seed };
+            assert_eq!(c.length_depth(heads.len()), added);
+            assert_eq!(c.depth(&heads, FIRST, 310), 2 + added, "every {n} plies");
+            assert_eq!(c.depth(&heads, SECOND, -310), 3 + added, "every {n} plies");
+            assert_eq!(c.depth(&heads, FIRST, 10_000), added, "every {n} plies");
+        }
+        // Inside the window First's depth at 310 is 2 < 3 as the seed counts; a
+        // line of four plies counting one more ends there.
+        assert!(!seed.terminates(&heads, SECOND, -400, -200, -310));
+        let four = Conspiracy { plies_per_depth: 4, ..seed };
+        assert!(four.terminates(&heads, SECOND, -400, -200, -310));
+    }
+
+    #[test]
     fn sfunc_caps_each_head() {
-        let c = Conspiracy { delta: 0, cap: 2, thresholds: [0, 0] };
+        let c = Conspiracy { delta: 0, cap: 2, thresholds: [0, 0], plies_per_depth: 0 };
         let heads = vec![head(FIRST, &[9, 8, 7, 6, 5], 0)];
         assert_eq!(c.depth(&heads, FIRST, 0), 2);
         let uncapped = Conspiracy { cap: 10, ..c };
@@ -233,7 +261,7 @@ mod tests {
     fn the_three_termination_cases() {
         let heads = line();
         // The child of the last head (Second moved, key -310 from Second's side).
-        let c = Conspiracy { delta: 50, cap: 5, thresholds: [3, 3] };
+        let c = Conspiracy { delta: 50, cap: 5, thresholds: [3, 3], plies_per_depth: 0 };
         // Inside the window: both sides. Second at -310: 3 ≥ 3; First at 310: 2 < 3.
         assert!(!c.terminates(&heads, SECOND, -400, -200, -310));
         let lower = Conspiracy { thresholds: [2, 3], ..c };

@@ -74,6 +74,13 @@
 //! were it to pass, would lose material to the opponent's captures (the
 //! quiescence value behind a key stands pat on such a threat).
 //!
+//! `plies_per_depth` makes every N plies of a line count 1 towards both sides'
+//! conspiracy depths. Where neither side has a move within Δ of its best, a
+//! melee of captures and drops, the seed's count stays 0 and the line goes on:
+//! such lines, 20 to 88 plies long, made nearly all of one threshold's tree on a
+//! quiet middle-game position, so that each threshold cost four to seven times
+//! (up to twenty times) the last.
+//!
 //! Threads: helper threads run the same iterations on their own lines and share
 //! both tables (Lazy SMP, as PVS does).
 
@@ -174,6 +181,9 @@ pub struct AbcOptions {
     pub threat_extensions: usize,
     /// The least loss, in hundredths of the unit, that counts as a threat.
     pub threat_margin: Value,
+    /// Every this many plies of a line add 1 to both sides' conspiracy depths
+    /// (0: none, as KFEnd), so that lines without alternatives end.
+    pub plies_per_depth: usize,
 }
 
 impl Default for AbcOptions {
@@ -207,12 +217,13 @@ impl Default for AbcOptions {
             late_moves: 0,
             threat_extensions: 0,
             threat_margin: 300,
+            plies_per_depth: 0,
         }
     }
 }
 
 /// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
-pub const OPTIONS: [(&str, i64, i64, i64); 28] = [
+pub const OPTIONS: [(&str, i64, i64, i64); 29] = [
     ("ABC_Delta", 250, 0, 10_000),
     ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
@@ -241,6 +252,7 @@ pub const OPTIONS: [(&str, i64, i64, i64); 28] = [
     ("ABC_LateMoves", 0, 0, 20),
     ("ABC_ThreatExtensions", 0, 0, 8),
     ("ABC_ThreatMargin", 300, 0, 100_000),
+    ("ABC_PliesPerDepth", 0, 0, 100),
 ];
 
 impl AbcOptions {
@@ -281,7 +293,8 @@ impl AbcOptions {
             "ABC_Revive" => self.revive = value != 0,
             "ABC_LateMoves" => self.late_moves = value as usize,
             "ABC_ThreatExtensions" => self.threat_extensions = value as usize,
-            _ => self.threat_margin = value as Value,
+            "ABC_ThreatMargin" => self.threat_margin = value as Value,
+            _ => self.plies_per_depth = value as usize,
         }
         Ok(())
     }

@@ -166,7 +166,12 @@ impl<'s, G: Game> AbcThread<'s, G> {
             tables,
             ctx,
             options,
-            conspiracy: Conspiracy { delta: 0, cap: options.sfunc_cap, thresholds: [0, 0] },
+            conspiracy: Conspiracy {
+                delta: 0,
+                cap: options.sfunc_cap,
+                thresholds: [0, 0],
+                plies_per_depth: 0,
+            },
             heads: (0..plies).map(|_| Head::new(side)).collect(),
             plies: PlyStack::new(plies),
             seldepth: 0,
@@ -447,7 +452,9 @@ impl<'s, G: Game> AbcThread<'s, G> {
             let side = head.side;
             let others = head.count_above(beta.saturating_sub(self.conspiracy.delta));
             let here = self.conspiracy.sfunc(others.min(self.options.width_at(ply) - 1));
-            let above = self.conspiracy.depth(&self.heads[..ply], side, beta);
+            // The child's line is a ply longer than the node's.
+            let longer = self.conspiracy.length_depth(ply + 1) - self.conspiracy.length_depth(ply);
+            let above = self.conspiracy.depth(&self.heads[..ply], side, beta) + longer;
             if above + here >= self.conspiracy.thresholds[side.index()] {
                 self.counters.early_cuts += 1;
                 self.counters.keys_saved += (total - keys.computed) as u64;
@@ -908,6 +915,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             delta: units::<G>(self.options.delta),
             cap: self.options.sfunc_cap,
             thresholds,
+            plies_per_depth: self.options.plies_per_depth,
         }
     }
 }
