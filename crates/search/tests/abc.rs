@@ -130,9 +130,16 @@ fn the_early_beta_cut_changes_no_result_and_saves_key_searches() {
         let text = random_tree(&mut rng, 5, 4, &mut c);
         let tree = TreeGame::parse(&text).unwrap();
         let threshold = 2 + n % 4;
-        let base = [("ABC_Delta", 30), ("ABC_SFuncCap", 2), ("ABC_PositionTable", 0)];
-        let on = abc(&tree, threshold, &[base[0], base[1], base[2], ("ABC_EarlyCut", 1)]);
-        let off = abc(&tree, threshold, &[base[0], base[1], base[2], ("ABC_EarlyCut", 0)]);
+        // Every third tree also counts the length of its lines (every 2 plies).
+        let plies_per_depth = if n % 3 == 0 { 2 } else { 0 };
+        let base = [
+            ("ABC_Delta", 30),
+            ("ABC_SFuncCap", 2),
+            ("ABC_PositionTable", 0),
+            ("ABC_PliesPerDepth", plies_per_depth),
+        ];
+        let on = abc(&tree, threshold, &[base[0], base[1], base[2], base[3], ("ABC_EarlyCut", 1)]);
+        let off = abc(&tree, threshold, &[base[0], base[1], base[2], base[3], ("ABC_EarlyCut", 0)]);
         assert_eq!((on.score, on.best_move), (off.score, off.best_move), "{text}");
         assert_eq!(counter(&off, "early_cuts"), 0);
         cuts += counter(&on, "early_cuts");
