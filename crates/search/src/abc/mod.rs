@@ -77,9 +77,9 @@
 //! `plies_per_depth` makes every N plies of a line count 1 towards both sides'
 //! conspiracy depths. Where neither side has a move within Δ of its best, a
 //! melee of captures and drops, the seed's count stays 0 and the line goes on:
-//! such lines, 20 to 88 plies long, made nearly all of one threshold's tree on a
+//! such lines, 10 to 88 plies long, made nearly all of one threshold's tree on a
 //! quiet middle-game position, so that each threshold cost four to seven times
-//! (up to twenty times) the last.
+//! (there, more than twenty times) the last.
 //!
 //! Threads: helper threads run the same iterations on their own lines and share
 //! both tables (Lazy SMP, as PVS does).
