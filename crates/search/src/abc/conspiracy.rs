@@ -11,7 +11,9 @@
 //!     k = the moves of that head not being searched whose key is above v − Δ
 //! ```
 //!
-//! with `SFunc(c) = min(c, cap)`. A node reached by a move of key `v` from a
+//! with `SFunc(c) = min(c, cap)`, plus, beyond the seed, each head's penalty
+//! (`ABC_LateMoves`) and `⌊plies / N⌋` for a line of `plies` plies where
+//! `plies_per_depth` N is set (`ABC_PliesPerDepth`). A node reached by a move of key `v` from a
 //! parent of side `t` and window `(α, β)` is a leaf when
 //! - `v ≥ β`: `t`'s conspiracy depth at `β − Δ` reaches `t`'s threshold;
 //! - `v ≤ α`: the opponent's at `−α − Δ` reaches the opponent's;
