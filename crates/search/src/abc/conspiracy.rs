@@ -13,8 +13,8 @@
 //!
 //! with `SFunc(c) = min(c, cap)`, plus, beyond the seed, each head's penalty
 //! (`ABC_LateMoves`) and `⌊plies / N⌋` for a line of `plies` plies where
-//! `plies_per_depth` N is set (`ABC_PliesPerDepth`). A node reached by a move of key `v` from a
-//! parent of side `t` and window `(α, β)` is a leaf when
+//! `plies_per_depth` N is set (`ABC_PliesPerDepth`). A node reached by a move
+//! of key `v` from a parent of side `t` and window `(α, β)` is a leaf when
 //! - `v ≥ β`: `t`'s conspiracy depth at `β − Δ` reaches `t`'s threshold;
 //! - `v ≤ α`: the opponent's at `−α − Δ` reaches the opponent's;
 //! - otherwise both: `t`'s at `v − Δ` and the opponent's at `−v − Δ`.
