@@ -17,9 +17,7 @@ fn main() -> Result<(), String> {
     let threshold: i32 = threshold.parse().map_err(|e| format!("{threshold}: {e}"))?;
     let mut options = AbcOptions::default();
     for option in rest {
-        let (name, value) = option.split_once('=').ok_or(format!("not NAME=VALUE: {option}"))?;
-        let value = value.parse().map_err(|e| format!("{option}: {e}"))?;
-        options.set(name, value)?;
+        options.set_text(option)?;
     }
     let found = traced(&ShogiGame::new(pos), threshold, options);
     for line in &found.trace {

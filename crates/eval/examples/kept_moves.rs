@@ -62,11 +62,7 @@ fn main() -> Result<(), String> {
         match arg.as_str() {
             "--data" => data = Some(value),
             "--show" => show = value.parse().map_err(|e| format!("--show {value}: {e}"))?,
-            "--option" => {
-                let (name, v) = value.split_once('=').ok_or("--option NAME=VALUE")?;
-                let v: i64 = v.parse().map_err(|e| format!("{value}: {e}"))?;
-                options.set(name, v)?;
-            }
+            "--option" => options.set_text(&value)?,
             _ => return Err(format!("unknown argument {arg}")),
         }
     }

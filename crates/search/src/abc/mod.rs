@@ -301,6 +301,15 @@ impl AbcOptions {
 }
 
 impl AbcOptions {
+    /// Sets the option written `NAME=VALUE` (as tools take it on their command
+    /// lines), with [`AbcOptions::set`]'s checks.
+    pub fn set_text(&mut self, text: &str) -> Result<(), String> {
+        let (name, value) =
+            text.split_once('=').ok_or_else(|| format!("{text}: expected NAME=VALUE"))?;
+        let value = value.trim().parse().map_err(|e| format!("{text}: {e}"))?;
+        self.set(name.trim(), value)
+    }
+
     /// How many moves a node `ply` plies from the root (1 or more) keeps by key.
     pub fn width_at(&self, ply: usize) -> usize {
         match ply {
@@ -491,5 +500,10 @@ mod tests {
         let widths: Vec<usize> = (1..6).map(|ply| options.width_at(ply)).collect();
         assert_eq!(widths, [20, 18, 16, options.width, options.width]);
         assert!(options.set("ABC_Width3", table::MAX_MOVES as i64 - 2).is_err());
+        options.set_text("ABC_Width3 = 12").unwrap();
+        assert_eq!(options.width_at(3), 12);
+        for bad in ["ABC_Width3", "ABC_Width3=twelve", "ABC_Nothing=1", "ABC_Width3=0x"] {
+            assert!(options.set_text(bad).is_err(), "{bad}");
+        }
     }
 }
