@@ -13,20 +13,30 @@ const POSITIONS: [&str; 4] = [
     "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
 ];
 
-/// The mean plies of ABC's leaves at threshold 4 on [`POSITIONS`], with
-/// searched keys on or off: of lines with fewer than three moves per node close
-/// to the leaf's value (ABC's counters `leaves_open0..2`), and of open lines
-/// (`leaves_open3`).
-fn leaf_plies(searched_keys: bool) -> (f64, f64) {
+/// The seed's count of conspiracy depth (no count of the line's length) with Δ
+/// 250, which the tests of single refinements below are written for: with the
+/// defaults' Δ 750 nearly every sibling counts as close, and few lines are forced.
+const SEED_COUNT: [(&str, i64); 2] = [("ABC_Delta", 250), ("ABC_PliesPerDepth", 0)];
+
+/// An engine in ABC mode with `options` set (`NAME`, value).
+fn abc_engine(options: &[(&str, i64)]) -> Engine<ShogiGame> {
+    let mut engine = Engine::new(16, 1);
+    engine.set_algorithm("ABC").expect("ABC is an algorithm");
+    for &(name, value) in options {
+        engine.set_algorithm_option(name, value).expect("a known option");
+    }
+    engine
+}
+
+/// The mean plies of ABC's leaves at `threshold` on [`POSITIONS`], with
+/// `options`: of lines with fewer than three moves per node close to the leaf's
+/// value (ABC's counters `leaves_open0..2`), and of open lines (`leaves_open3`).
+fn leaf_plies(options: &[(&str, i64)], threshold: i32) -> (f64, f64) {
     let (mut forced, mut forced_plies, mut open, mut open_plies) = (0u64, 0u64, 0u64, 0u64);
     for sfen in POSITIONS {
-        let mut engine = Engine::new(16, 1);
-        engine.set_algorithm("ABC").expect("ABC is an algorithm");
-        engine
-            .set_algorithm_option("ABC_SearchedKeys", i64::from(searched_keys))
-            .expect("a known option");
+        let mut engine = abc_engine(options);
         let game = ShogiGame::new(Position::from_sfen(sfen).expect("a test SFEN"));
-        let r = engine.search(&game, &Limits::depth(4), &Signals::new(), &mut |_| {});
+        let r = engine.search(&game, &Limits::depth(threshold), &Signals::new(), &mut |_| {});
         let counter = |name: &str| r.counters.iter().find(|c| c.0 == name).map_or(0, |c| c.1);
         for k in 0..3 {
             forced += counter(&format!("leaves_open{k}"));
@@ -40,31 +50,32 @@ fn leaf_plies(searched_keys: bool) -> (f64, f64) {
 }
 
 /// Forced lines lie deeper than open ones: ABC's conspiracy depth lets them run
-/// on. With KFEnd's quiescence keys by more than half as much again (7.7 plies
-/// against 4.3 with the default options, whose root window closes above the last
+/// on. With the seed's count and KFEnd's quiescence keys by more than half as
+/// much again (7.7 plies against 4.3 with the root window closing above the last
 /// value, so that lines end sooner by the `key ≥ β` case; 13.6 against 8.4 with
 /// it open); with searched values as keys by less (4.4 against 3.6; 12.8 against
 /// 10.8 open), as a move the search refuted no longer counts as a close
-/// alternative.
+/// alternative. With the defaults (Δ 750, which counts nearly every sibling as
+/// close, and every 4 plies counted) forced lines are rare: at threshold 7 with
+/// quiescence keys 19 leaves of 5,605, 6.3 plies against 4.2.
 #[test]
 fn forced_lines_are_searched_deeper_than_open_ones() {
     shogi::attacks::init();
-    let (forced_mean, open_mean) = leaf_plies(false);
+    let quiescence_keys = [SEED_COUNT[0], SEED_COUNT[1], ("ABC_SearchedKeys", 0)];
+    let (forced_mean, open_mean) = leaf_plies(&quiescence_keys, 4);
     assert!(forced_mean > 1.5 * open_mean, "forced {forced_mean:.2} plies, open {open_mean:.2}");
-    let (forced_mean, open_mean) = leaf_plies(true);
+    let (forced_mean, open_mean) = leaf_plies(&SEED_COUNT, 4);
     assert!(forced_mean > open_mean, "forced {forced_mean:.2} plies, open {open_mean:.2}");
 }
 
-/// Searches `positions` to threshold `threshold` with the switch `option` off
-/// and on (every best move legal) and checks that ABC's counter `counter` counts
-/// something only with it on.
+/// Searches `positions` to threshold `threshold` with the seed's count and the
+/// switch `option` off and on (every best move legal) and checks that ABC's
+/// counter `counter` counts something only with it on.
 fn counts_only_with(option: &str, counter: &str, positions: &[&str], threshold: i32) {
     for on in [0, 1] {
         let mut sum = 0;
         for sfen in positions {
-            let mut engine = Engine::new(16, 1);
-            engine.set_algorithm("ABC").expect("ABC is an algorithm");
-            engine.set_algorithm_option(option, on).expect("a known option");
+            let mut engine = abc_engine(&[SEED_COUNT[0], SEED_COUNT[1], (option, on)]);
             let game = ShogiGame::new(Position::from_sfen(sfen).expect("a test SFEN"));
             let r = engine.search(&game, &Limits::depth(threshold), &Signals::new(), &mut |_| {});
             assert!(r.best_move.is_some_and(|m| search::Game::is_legal(&game, m)));
@@ -164,7 +175,12 @@ fn threatened_leaves_are_searched_on_at_most_n_times_a_line() {
     counts_only_with("ABC_ThreatExtensions", "threat_extensions", &POSITIONS[1..3], 3);
     let game = ShogiGame::new(Position::from_sfen(POSITIONS[2]).expect("a test SFEN"));
     for limit in [1, 2] {
-        let options = search::abc::AbcOptions { threat_extensions: limit, ..Default::default() };
+        let options = search::abc::AbcOptions {
+            threat_extensions: limit,
+            delta: 250,
+            plies_per_depth: 0,
+            ..Default::default()
+        };
         let found = search::abc::traced(&game, 3, options);
         // The trace indents a node's entry by its ply and what the node did
         // by one more: count the extensions on the line down to each entry.

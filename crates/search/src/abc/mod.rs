@@ -25,8 +25,9 @@
 //!   later node's window needs the value the bound does not give.
 //!
 //! Scale: KFEnd's Δ is 50 with a pawn worth 10, five pawns: here `delta` is in
-//! hundredths of the game's unit, 250 by default, two and a half pawns, which
-//! scored 47-33 against five in two matches of 40 games at 200 ms a move
+//! hundredths of the game's unit, 750 by default, seven and a half pawns, with
+//! `plies_per_depth` 4 (below); with the seed's count alone two and a half
+//! pawns scored 47-33 against five in two matches of 40 games at 200 ms a move
 //! (docs/BENCHMARKS.md, "ABC search"). KFEnd's thresholds are 20 for
 //! both sides, reached here by iteration 20 with both offsets 0. The margin of the
 //! root is KFEnd's "a little", chosen as half a pawn. SFunc's cap is 3, not
@@ -79,7 +80,11 @@
 //! melee of captures and drops, the seed's count stays 0 and the line goes on:
 //! such lines, 10 to 88 plies long, made nearly all of one threshold's tree on a
 //! quiet middle-game position, so that each threshold cost four to seven times
-//! (there, more than twenty times) the last.
+//! (there, more than twenty times) the last. By default N is 4, with Δ 750: a
+//! large Δ counts nearly every sibling as an alternative, so quiet lines end
+//! after a few nodes of each side, and the ply count ends the lines that never
+//! had one. Against the seed's count with Δ 250 it scored 74-45-1 at 1 s a move
+//! (+86 Elo, 95 % +24 … +153; docs/BENCHMARKS.md, "Lines that never end").
 //!
 //! Threads: helper threads run the same iterations on their own lines and share
 //! both tables (Lazy SMP, as PVS does).
@@ -182,14 +187,14 @@ pub struct AbcOptions {
     /// The least loss, in hundredths of the unit, that counts as a threat.
     pub threat_margin: Value,
     /// Every this many plies of a line add 1 to both sides' conspiracy depths
-    /// (0: none, as KFEnd), so that lines without alternatives end.
+    /// (0: none, as KFEnd; 4 by default), so that lines without alternatives end.
     pub plies_per_depth: usize,
 }
 
 impl Default for AbcOptions {
     fn default() -> Self {
         AbcOptions {
-            delta: 250,
+            delta: 750,
             sfunc_cap: 3,
             own_offset: 0,
             opponent_offset: 0,
@@ -217,14 +222,14 @@ impl Default for AbcOptions {
             late_moves: 0,
             threat_extensions: 0,
             threat_margin: 300,
-            plies_per_depth: 0,
+            plies_per_depth: 4,
         }
     }
 }
 
 /// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
 pub const OPTIONS: [(&str, i64, i64, i64); 29] = [
-    ("ABC_Delta", 250, 0, 10_000),
+    ("ABC_Delta", 750, 0, 10_000),
     ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
     ("ABC_OpponentOffset", 0, -20, 20),
@@ -252,7 +257,7 @@ pub const OPTIONS: [(&str, i64, i64, i64); 29] = [
     ("ABC_LateMoves", 0, 0, 20),
     ("ABC_ThreatExtensions", 0, 0, 8),
     ("ABC_ThreatMargin", 300, 0, 100_000),
-    ("ABC_PliesPerDepth", 0, 0, 100),
+    ("ABC_PliesPerDepth", 4, 0, 100),
 ];
 
 impl AbcOptions {
