@@ -175,12 +175,11 @@ fn threatened_leaves_are_searched_on_at_most_n_times_a_line() {
     counts_only_with("ABC_ThreatExtensions", "threat_extensions", &POSITIONS[1..3], 3);
     let game = ShogiGame::new(Position::from_sfen(POSITIONS[2]).expect("a test SFEN"));
     for limit in [1, 2] {
-        let options = search::abc::AbcOptions {
-            threat_extensions: limit,
-            delta: 250,
-            plies_per_depth: 0,
-            ..Default::default()
-        };
+        let mut options =
+            search::abc::AbcOptions { threat_extensions: limit, ..Default::default() };
+        for (name, value) in SEED_COUNT {
+            options.set(name, value).expect("a known option");
+        }
         let found = search::abc::traced(&game, 3, options);
         // The trace indents a node's entry by its ply and what the node did
         // by one more: count the extensions on the line down to each entry.
