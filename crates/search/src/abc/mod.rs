@@ -86,6 +86,21 @@
 //! had one. Against the seed's count with Δ 250 it scored 74-45-1 at 1 s a move
 //! (+86 Elo, 95 % +24 … +153; docs/BENCHMARKS.md, "Lines that never end").
 //!
+//! Two ways to find a node's β-cut before every quiet move has a static value
+//! (the bound of its key, which costs a full evaluation a move and, on the
+//! bench positions, half of ABC's time): `quiet_probes` keys the best few
+//! quiet moves by the game's cheap estimate first, wherever a key at or above
+//! β could make the early β-cut; `tactical_first` searches a node's best
+//! tactical move first where its key is at or above β and at least SFunc's cap
+//! of the other tactical keys lie within Δ of β, so that the node's share of
+//! its side's conspiracy depth is SFunc's most at every frontier value its
+//! lines are counted at (β or below) and the child's search is the one the
+//! whole node would make; the quiet moves are keyed only where that move fails
+//! low. Both are off by default: with them ABC's nodes come half again as fast
+//! and the thresholds rise, with the same results at a fixed threshold, but in
+//! games against the defaults they scored 73-67 (the probes) and 40-40 (both)
+//! at 1 s a move (docs/BENCHMARKS.md, "Cuts before the static values").
+//!
 //! Threads: helper threads run the same iterations on their own lines and share
 //! both tables (Lazy SMP, as PVS does).
 
@@ -189,6 +204,15 @@ pub struct AbcOptions {
     /// Every this many plies of a line add 1 to both sides' conspiracy depths
     /// (0: none, as KFEnd; 4 by default), so that lines without alternatives end.
     pub plies_per_depth: usize,
+    /// How many quiet moves, the best by the game's cheap estimate, a node
+    /// keys before it gives every quiet move a static value, where one of
+    /// their keys could make the early β-cut (0: none, as before): a cut
+    /// found among them spares the static values of all the others.
+    pub quiet_probes: usize,
+    /// Whether a node whose best tactical key is at or above β, with enough
+    /// close alternatives that its share of the conspiracy depth is SFunc's
+    /// most, searches that move before keying its quiet moves.
+    pub tactical_first: bool,
 }
 
 impl Default for AbcOptions {
@@ -223,12 +247,14 @@ impl Default for AbcOptions {
             threat_extensions: 0,
             threat_margin: 300,
             plies_per_depth: 4,
+            quiet_probes: 0,
+            tactical_first: false,
         }
     }
 }
 
 /// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
-pub const OPTIONS: [(&str, i64, i64, i64); 29] = [
+pub const OPTIONS: [(&str, i64, i64, i64); 31] = [
     ("ABC_Delta", 750, 0, 10_000),
     ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
@@ -258,6 +284,8 @@ pub const OPTIONS: [(&str, i64, i64, i64); 29] = [
     ("ABC_ThreatExtensions", 0, 0, 8),
     ("ABC_ThreatMargin", 300, 0, 100_000),
     ("ABC_PliesPerDepth", 4, 0, 100),
+    ("ABC_QuietProbes", 0, 0, 600),
+    ("ABC_TacticalFirst", 0, 0, 1),
 ];
 
 impl AbcOptions {
@@ -299,7 +327,9 @@ impl AbcOptions {
             "ABC_LateMoves" => self.late_moves = value as usize,
             "ABC_ThreatExtensions" => self.threat_extensions = value as usize,
             "ABC_ThreatMargin" => self.threat_margin = value as Value,
-            _ => self.plies_per_depth = value as usize,
+            "ABC_PliesPerDepth" => self.plies_per_depth = value as usize,
+            "ABC_QuietProbes" => self.quiet_probes = value as usize,
+            _ => self.tactical_first = value != 0,
         }
         Ok(())
     }

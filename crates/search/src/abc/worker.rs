@@ -46,6 +46,17 @@ fn refined(key: (Value, Bound), found: (Value, Bound)) -> (Value, Bound) {
     }
 }
 
+/// How a node's expansion ended.
+enum Expanded {
+    /// Its moves are keyed and kept, best first, in its head.
+    Full,
+    /// The early β-cut, with the node's value.
+    Cut(Value),
+    /// Only its tactical moves are keyed, best first: the first to be searched
+    /// before the rest (`ABC_TacticalFirst`).
+    Tactical,
+}
+
 /// The keys of a node computed so far: the best `width` of them, best first, and
 /// how many.
 struct KeysSoFar {
@@ -56,6 +67,14 @@ struct KeysSoFar {
 /// What one thread counted, for the engine's reports and the benchmarks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AbcCounters {
+    /// Quiet moves given a static value (the bound of their key).
+    pub static_values: u64,
+    /// Nodes that searched their best tactical move before keying their quiet
+    /// moves and failed high on it (`ABC_TacticalFirst`).
+    pub tactical_cuts: u64,
+    /// Early β-cuts made by the keys of quiet moves probed by their cheap
+    /// estimate before the static values (`ABC_QuietProbes`).
+    pub probe_cuts: u64,
     /// Nodes of the ABC tree (quiescence nodes not included).
     pub nodes: u64,
     /// Nodes that ended by conspiracy depth, and the sum of their plies.
@@ -196,7 +215,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
     pub(super) fn kept_moves(&mut self) -> Vec<(G::Move, Value)> {
         // Plies 1 and 2 may have widths of their own; 3 has `ABC_Width`.
         const PLY: usize = 3;
-        let _ = self.expand(-INFINITE, INFINITE, PLY);
+        let _ = self.expand(-INFINITE, INFINITE, PLY, false);
         self.heads[PLY].children.iter().map(|c| (c.mv, c.key)).collect()
     }
 
@@ -237,8 +256,11 @@ impl<'s, G: Game> AbcThread<'s, G> {
 
     /// The moves of the node at `ply` with their keys, best first, as many as it
     /// keeps, into `heads[ply]`: from the position table, or by a quiescence
-    /// search each. `Some(value)` when the early β-cut ends the node.
-    fn expand(&mut self, alpha: Value, beta: Value, ply: usize) -> Option<Value> {
+    /// search each. [`Expanded::Cut`] when the early β-cut ends the node; with
+    /// `tactical_first` (and `ABC_TacticalFirst`), [`Expanded::Tactical`] when
+    /// only the tactical moves are keyed, the best of them to be searched
+    /// before the quiet moves' keys (see [`AbcThread::tactical_first`]).
+    fn expand(&mut self, alpha: Value, beta: Value, ply: usize, tactical_first: bool) -> Expanded {
         let side = self.game.side_to_move();
         // The storage of the last node at this ply, for this one.
         let mut head = std::mem::replace(&mut self.heads[ply], Head::new(side));
@@ -251,7 +273,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         if self.options.position_table && self.read_table(key, &mut head, (alpha, beta), ply) {
             if !self.revives(&head, ply) {
                 self.heads[ply] = head;
-                return None;
+                return Expanded::Full;
             }
             // Searching refuted kept moves below the best pruned one: the node's
             // moves are keyed again, the known ones with what the search found.
@@ -290,6 +312,39 @@ impl<'s, G: Game> AbcThread<'s, G> {
                 break;
             }
         }
+        if cut.is_none()
+            && !self.ctx.stopped()
+            && tactical_first
+            && self.options.tactical_first
+            && !quiet.is_empty()
+            && self.tactical_first(&head, beta, ply)
+        {
+            head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
+            self.moves = moves;
+            self.heads[ply] = head;
+            return Expanded::Tactical;
+        }
+        let probed = if cut.is_none() && !self.ctx.stopped() && self.may_cut_early(beta, ply) {
+            self.probes(&moves, &quiet, &known)
+        } else {
+            Vec::new()
+        };
+        for &i in &probed {
+            cut = self.take_key(
+                moves[i],
+                i,
+                (alpha, beta),
+                ply,
+                in_check,
+                &mut head,
+                &mut keys,
+                total,
+            );
+            if cut.is_some() || self.ctx.stopped() {
+                self.counters.probe_cuts += u64::from(cut.is_some());
+                break;
+            }
+        }
         if cut.is_none() && !self.ctx.stopped() && !quiet.is_empty() {
             // Quiet moves by their static value, which bounds their key from above
             // (the quiescence search can only add to it): once that is below the
@@ -302,7 +357,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
                 if threat {
                     self.threats.push(moves[i]);
                 }
-                if known.contains(&i) {
+                if known.contains(&i) || probed.contains(&i) {
                     continue;
                 }
                 if keys.best.len() == width && bound < keys.best[width - 1] {
@@ -350,7 +405,24 @@ impl<'s, G: Game> AbcThread<'s, G> {
             }
         }
         self.heads[ply] = head;
-        cut
+        cut.map_or(Expanded::Full, Expanded::Cut)
+    }
+
+    /// Whether the node at `ply`, its tactical moves keyed into `head`, searches
+    /// the best of them before keying its quiet moves (`ABC_TacticalFirst`):
+    /// out of check, that key is at or above β, and at least SFunc's cap of the
+    /// other keys are above β − Δ. The node's share of its side's conspiracy
+    /// depth is then SFunc's most at every frontier value at or below β, the
+    /// only ones its lines are counted at, so the child's search is the one the
+    /// full node would make; where it fails high, the quiet moves' static
+    /// values and keys are never needed.
+    fn tactical_first(&self, head: &Head<G::Move>, beta: Value, ply: usize) -> bool {
+        if ply < 2 || self.game.in_check() || head.children.len() <= self.conspiracy.cap {
+            return false;
+        }
+        let best = head.children.iter().map(|c| c.key).max().unwrap_or(-INFINITE);
+        let floor = beta.saturating_sub(self.conspiracy.delta);
+        best >= beta && head.count_above(floor) > self.conspiracy.cap
     }
 
     /// The moves whose keys are computed first, in generation order (tactical
@@ -389,6 +461,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             }
             _ => quiet,
         };
+        self.counters.static_values += quiet.len() as u64;
         let mut ordered: Vec<(usize, Value, bool)> = quiet
             .iter()
             .map(|&i| {
@@ -402,6 +475,36 @@ impl<'s, G: Game> AbcThread<'s, G> {
             .collect();
         ordered.sort_by_key(|&(i, bound, _)| (std::cmp::Reverse(bound), i));
         ordered
+    }
+
+    /// Whether a key at or above β could still make the early β-cut at the node
+    /// at `ply` (out of check): the mover's conspiracy depth at β, with SFunc's
+    /// most for the node, reaches its threshold.
+    fn may_cut_early(&self, beta: Value, ply: usize) -> bool {
+        if !self.options.early_cut || ply < 2 || self.game.in_check() {
+            return false;
+        }
+        let side = self.game.side_to_move();
+        let longer = self.conspiracy.length_depth(ply + 1) - self.conspiracy.length_depth(ply);
+        let above = self.conspiracy.depth(&self.heads[..ply], side, beta) + longer;
+        above + self.conspiracy.cap >= self.conspiracy.thresholds[side.index()]
+    }
+
+    /// With `quiet_probes` at `n`: the best `n` quiet moves of `quiet` by the
+    /// game's cheap estimate (ties in generation order), those with a key
+    /// already (`known`) left out, to be keyed before the static values.
+    fn probes(&mut self, moves: &[G::Move], quiet: &[usize], known: &[usize]) -> Vec<usize> {
+        let n = self.options.quiet_probes;
+        if n == 0 {
+            return Vec::new();
+        }
+        let mut ranked: Vec<(Value, usize)> = quiet
+            .iter()
+            .filter(|i| !known.contains(i))
+            .filter_map(|&i| self.game.quiet_estimate(moves[i]).map(|e| (e, i)))
+            .collect();
+        ranked.sort_by_key(|&(e, i)| (std::cmp::Reverse(e), i));
+        ranked.into_iter().take(n).map(|(_, i)| i).collect()
     }
 
     /// With `quiet_estimates` at `n`: the quiet moves `quiet` of `moves` that
@@ -708,8 +811,33 @@ impl<'s, G: Game> AbcThread<'s, G> {
             return v;
         }
 
-        // Step 4. The moves and their keys (or the early β-cut).
-        if let Some(v) = self.expand(alpha, beta, ply) {
+        // Step 4. The moves and their keys (or the early β-cut); with
+        // `tactical_first`, perhaps the best tactical move searched before the
+        // quiet moves are keyed.
+        let mut done = None;
+        let mut expanded = self.expand(alpha, beta, ply, true);
+        if let Expanded::Tactical = expanded {
+            let m = self.heads[ply].children[0].mv;
+            self.heads[ply].children[0].searching = true;
+            self.game.make_move(m);
+            let v = -self.node(-beta, -alpha, ply + 1);
+            self.game.unmake_move(m);
+            self.heads[ply].children[0].searching = false;
+            if self.ctx.stopped() {
+                return DRAW;
+            }
+            if v >= beta {
+                self.counters.tactical_cuts += 1;
+                self.plies.extend_line(ply, m);
+                self.note(ply + 1, || {
+                    format!("tactical move {m} first: {v} >= beta {}", shown(beta))
+                });
+                return v;
+            }
+            done = Some((m, v));
+            expanded = self.expand(alpha, beta, ply, false);
+        }
+        if let Expanded::Cut(v) = expanded {
             self.note(ply + 1, || format!("early beta-cut: a key of {v} >= beta {}", shown(beta)));
             return v;
         }
@@ -735,7 +863,15 @@ impl<'s, G: Game> AbcThread<'s, G> {
             self.heads[ply].children[i].searching = true;
             let penalty = if in_check { 0 } else { self.late_penalty(i, m) };
             self.game.make_move(m);
-            let v = if penalty > 0 {
+            let v = if let Some((_, v)) = done.filter(|&(d, _)| d == m) {
+                // Searched before the quiet moves were keyed, with this node's
+                // window or a wider one; its line is gone where another move
+                // was searched since.
+                if i > 0 {
+                    self.plies.clear_line(ply + 1);
+                }
+                v
+            } else if penalty > 0 {
                 self.counters.late_searches += 1;
                 self.heads[ply].penalty = penalty;
                 let v = -self.node(-beta, -best, ply + 1);
@@ -1043,6 +1179,9 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             ("estimates_pruned", c.estimates_pruned),
             ("checks_kept", c.checks_kept),
             ("revivals", c.revivals),
+            ("static_values", c.static_values),
+            ("probe_cuts", c.probe_cuts),
+            ("tactical_cuts", c.tactical_cuts),
             ("late_searches", c.late_searches),
             ("late_researches", c.late_researches),
             ("threat_tests", c.threat_tests),
