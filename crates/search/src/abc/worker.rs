@@ -292,26 +292,9 @@ impl<'s, G: Game> AbcThread<'s, G> {
         let total = moves.len();
         let width = self.options.width_at(ply);
         let mut keys = KeysSoFar { best: Vec::with_capacity(width + 1), computed: 0 };
-        let mut cut = None;
         let known = self.take_known(&moves, &mut head, &mut keys, ply);
-        for &i in &first {
-            if known.contains(&i) {
-                continue;
-            }
-            cut = self.take_key(
-                moves[i],
-                i,
-                (alpha, beta),
-                ply,
-                in_check,
-                &mut head,
-                &mut keys,
-                total,
-            );
-            if cut.is_some() || self.ctx.stopped() {
-                break;
-            }
-        }
+        let window = (alpha, beta);
+        let mut cut = self.take_keys(&moves, &first, &known, window, ply, &mut head, &mut keys);
         if cut.is_none()
             && !self.ctx.stopped()
             && tactical_first
@@ -329,21 +312,9 @@ impl<'s, G: Game> AbcThread<'s, G> {
         } else {
             Vec::new()
         };
-        for &i in &probed {
-            cut = self.take_key(
-                moves[i],
-                i,
-                (alpha, beta),
-                ply,
-                in_check,
-                &mut head,
-                &mut keys,
-                total,
-            );
-            if cut.is_some() || self.ctx.stopped() {
-                self.counters.probe_cuts += u64::from(cut.is_some());
-                break;
-            }
+        if !probed.is_empty() {
+            cut = self.take_keys(&moves, &probed, &[], window, ply, &mut head, &mut keys);
+            self.counters.probe_cuts += u64::from(cut.is_some());
         }
         if cut.is_none() && !self.ctx.stopped() && !quiet.is_empty() {
             // Quiet moves by their static value, which bounds their key from above
@@ -406,6 +377,33 @@ impl<'s, G: Game> AbcThread<'s, G> {
         }
         self.heads[ply] = head;
         cut.map_or(Expanded::Full, Expanded::Cut)
+    }
+
+    /// Keys the moves `moves[i]` for `i` in `indices` (those in `known` left
+    /// out) in order into `head`, until one makes the early β-cut (its value
+    /// returned) or the search is told to stop.
+    #[allow(clippy::too_many_arguments)]
+    fn take_keys(
+        &mut self,
+        moves: &[G::Move],
+        indices: &[usize],
+        known: &[usize],
+        window: (Value, Value),
+        ply: usize,
+        head: &mut Head<G::Move>,
+        keys: &mut KeysSoFar,
+    ) -> Option<Value> {
+        let in_check = self.game.in_check();
+        for &i in indices {
+            if known.contains(&i) {
+                continue;
+            }
+            let cut = self.take_key(moves[i], i, window, ply, in_check, head, keys, moves.len());
+            if cut.is_some() || self.ctx.stopped() {
+                return cut;
+            }
+        }
+        None
     }
 
     /// Whether the node at `ply`, its tactical moves keyed into `head`, searches
