@@ -293,13 +293,14 @@ impl<'s, G: Game> AbcThread<'s, G> {
         let width = self.options.width_at(ply);
         let mut keys = KeysSoFar { best: Vec::with_capacity(width + 1), computed: 0 };
         let known = self.take_known(&moves, &mut head, &mut keys, ply);
-        let window = (alpha, beta);
-        let mut cut = self.take_keys(&moves, &first, &known, window, ply, &mut head, &mut keys);
+        let node = ((alpha, beta), ply, in_check);
+        let mut cut = self.take_keys(&moves, &first, &known, node, &mut head, &mut keys);
         if cut.is_none()
             && !self.ctx.stopped()
             && tactical_first
             && self.options.tactical_first
             && !quiet.is_empty()
+            && !in_check
             && self.tactical_first(&head, beta, ply)
         {
             head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
@@ -307,13 +308,17 @@ impl<'s, G: Game> AbcThread<'s, G> {
             self.heads[ply] = head;
             return Expanded::Tactical;
         }
-        let probed = if cut.is_none() && !self.ctx.stopped() && self.may_cut_early(beta, ply) {
+        let probed = if self.options.quiet_probes > 0
+            && cut.is_none()
+            && !self.ctx.stopped()
+            && self.may_cut_early(beta, ply, in_check)
+        {
             self.probes(&moves, &quiet, &known)
         } else {
             Vec::new()
         };
         if !probed.is_empty() {
-            cut = self.take_keys(&moves, &probed, &[], window, ply, &mut head, &mut keys);
+            cut = self.take_keys(&moves, &probed, &[], node, &mut head, &mut keys);
             self.counters.probe_cuts += u64::from(cut.is_some());
         }
         if cut.is_none() && !self.ctx.stopped() && !quiet.is_empty() {
@@ -380,20 +385,18 @@ impl<'s, G: Game> AbcThread<'s, G> {
     }
 
     /// Keys the moves `moves[i]` for `i` in `indices` (those in `known` left
-    /// out) in order into `head`, until one makes the early β-cut (its value
-    /// returned) or the search is told to stop.
-    #[allow(clippy::too_many_arguments)]
+    /// out) in order into `head`, at the node `(window, ply, in_check)`, until
+    /// one makes the early β-cut (its value returned) or the search is told to
+    /// stop.
     fn take_keys(
         &mut self,
         moves: &[G::Move],
         indices: &[usize],
         known: &[usize],
-        window: (Value, Value),
-        ply: usize,
+        (window, ply, in_check): ((Value, Value), usize, bool),
         head: &mut Head<G::Move>,
         keys: &mut KeysSoFar,
     ) -> Option<Value> {
-        let in_check = self.game.in_check();
         for &i in indices {
             if known.contains(&i) {
                 continue;
@@ -406,16 +409,16 @@ impl<'s, G: Game> AbcThread<'s, G> {
         None
     }
 
-    /// Whether the node at `ply`, its tactical moves keyed into `head`, searches
-    /// the best of them before keying its quiet moves (`ABC_TacticalFirst`):
-    /// out of check, that key is at or above β, and at least SFunc's cap of the
+    /// Whether the node at `ply` (out of check), its tactical moves keyed into
+    /// `head`, searches the best of them before keying its quiet moves
+    /// (`ABC_TacticalFirst`): that key is at or above β, and at least SFunc's cap of the
     /// other keys are above β − Δ. The node's share of its side's conspiracy
     /// depth is then SFunc's most at every frontier value at or below β, the
     /// only ones its lines are counted at, so the child's search is the one the
     /// full node would make; where it fails high, the quiet moves' static
     /// values and keys are never needed.
     fn tactical_first(&self, head: &Head<G::Move>, beta: Value, ply: usize) -> bool {
-        if ply < 2 || self.game.in_check() || head.children.len() <= self.conspiracy.cap {
+        if ply < 2 || head.children.len() <= self.conspiracy.cap {
             return false;
         }
         let best = head.children.iter().map(|c| c.key).max().unwrap_or(-INFINITE);
@@ -475,17 +478,25 @@ impl<'s, G: Game> AbcThread<'s, G> {
         ordered
     }
 
+    /// The conspiracy depth of `side`, to move at the node at `ply`, at frontier
+    /// value `beta` over the heads above the node, with the ply its child's
+    /// line is longer: what the node's own head adds to it decides whether a
+    /// child with a key at or above β ends at once.
+    fn depth_above(&self, side: Side, beta: Value, ply: usize) -> usize {
+        let longer = self.conspiracy.length_depth(ply + 1) - self.conspiracy.length_depth(ply);
+        self.conspiracy.depth(&self.heads[..ply], side, beta) + longer
+    }
+
     /// Whether a key at or above β could still make the early β-cut at the node
     /// at `ply` (out of check): the mover's conspiracy depth at β, with SFunc's
     /// most for the node, reaches its threshold.
-    fn may_cut_early(&self, beta: Value, ply: usize) -> bool {
-        if !self.options.early_cut || ply < 2 || self.game.in_check() {
+    fn may_cut_early(&self, beta: Value, ply: usize, in_check: bool) -> bool {
+        if !self.options.early_cut || ply < 2 || in_check {
             return false;
         }
         let side = self.game.side_to_move();
-        let longer = self.conspiracy.length_depth(ply + 1) - self.conspiracy.length_depth(ply);
-        let above = self.conspiracy.depth(&self.heads[..ply], side, beta) + longer;
-        above + self.conspiracy.cap >= self.conspiracy.thresholds[side.index()]
+        self.depth_above(side, beta, ply) + self.conspiracy.cap
+            >= self.conspiracy.thresholds[side.index()]
     }
 
     /// With `quiet_probes` at `n`: the best `n` quiet moves of `quiet` by the
@@ -553,10 +564,8 @@ impl<'s, G: Game> AbcThread<'s, G> {
             let side = head.side;
             let others = head.count_above(beta.saturating_sub(self.conspiracy.delta));
             let here = self.conspiracy.sfunc(others.min(self.options.width_at(ply) - 1));
-            // The child's line is a ply longer than the node's.
-            let longer = self.conspiracy.length_depth(ply + 1) - self.conspiracy.length_depth(ply);
-            let above = self.conspiracy.depth(&self.heads[..ply], side, beta) + longer;
-            if above + here >= self.conspiracy.thresholds[side.index()] {
+            if self.depth_above(side, beta, ply) + here >= self.conspiracy.thresholds[side.index()]
+            {
                 self.counters.early_cuts += 1;
                 self.counters.keys_saved += (total - keys.computed) as u64;
                 return Some(key);
