@@ -28,6 +28,11 @@ fn abc_engine(options: &[(&str, i64)]) -> Engine<ShogiGame> {
     engine
 }
 
+/// ABC's counter `name` in the search result `r` (0 where it has none).
+fn count(r: &search::SearchResult<shogi::Move>, name: &str) -> u64 {
+    r.counters.iter().find(|c| c.0 == name).map_or(0, |c| c.1)
+}
+
 /// The mean plies of ABC's leaves at `threshold` on [`POSITIONS`], with
 /// `options`: of lines with fewer than three moves per node close to the leaf's
 /// value (ABC's counters `leaves_open0..2`), and of open lines (`leaves_open3`).
@@ -37,7 +42,7 @@ fn leaf_plies(options: &[(&str, i64)], threshold: i32) -> (f64, f64) {
         let mut engine = abc_engine(options);
         let game = ShogiGame::new(Position::from_sfen(sfen).expect("a test SFEN"));
         let r = engine.search(&game, &Limits::depth(threshold), &Signals::new(), &mut |_| {});
-        let counter = |name: &str| r.counters.iter().find(|c| c.0 == name).map_or(0, |c| c.1);
+        let counter = |name: &str| count(&r, name);
         for k in 0..3 {
             forced += counter(&format!("leaves_open{k}"));
             forced_plies += counter(&format!("leaf_plies_open{k}"));
@@ -79,7 +84,7 @@ fn counts_only_with(option: &str, counter: &str, positions: &[&str], threshold: 
             let game = ShogiGame::new(Position::from_sfen(sfen).expect("a test SFEN"));
             let r = engine.search(&game, &Limits::depth(threshold), &Signals::new(), &mut |_| {});
             assert!(r.best_move.is_some_and(|m| search::Game::is_legal(&game, m)));
-            sum += r.counters.iter().find(|c| c.0 == counter).map_or(0, |c| c.1);
+            sum += count(&r, counter);
         }
         assert_eq!(sum > 0, on == 1, "{counter} {sum} with {option} {on}");
     }
@@ -211,9 +216,6 @@ fn threatened_leaves_are_searched_on_at_most_n_times_a_line() {
 #[test]
 fn cuts_before_the_static_values_save_them_and_change_no_result() {
     shogi::attacks::init();
-    let count = |r: &search::SearchResult<shogi::Move>, name: &str| {
-        r.counters.iter().find(|c| c.0 == name).map_or(0, |c| c.1)
-    };
     for (option, value, counter) in
         [("ABC_QuietProbes", 8, "probe_cuts"), ("ABC_TacticalFirst", 1, "tactical_cuts")]
     {
