@@ -13,10 +13,11 @@ const POSITIONS: [&str; 4] = [
     "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
 ];
 
-/// The seed's count of conspiracy depth (no count of the line's length) with Δ
+/// The seed's count of conspiracy depth (no count of the line's length, no null move) with Δ
 /// 250, which the tests of single refinements below are written for: with the
 /// defaults' Δ 750 nearly every sibling counts as close, and few lines are forced.
-const SEED_COUNT: [(&str, i64); 2] = [("ABC_Delta", 250), ("ABC_PliesPerDepth", 0)];
+const SEED_COUNT: [(&str, i64); 3] =
+    [("ABC_Delta", 250), ("ABC_PliesPerDepth", 0), ("ABC_NullMove", 0)];
 
 /// An engine in ABC mode with `options` set (`NAME`, value).
 fn abc_engine(options: &[(&str, i64)]) -> Engine<ShogiGame> {
@@ -66,7 +67,7 @@ fn leaf_plies(options: &[(&str, i64)], threshold: i32) -> (f64, f64) {
 #[test]
 fn forced_lines_are_searched_deeper_than_open_ones() {
     shogi::attacks::init();
-    let quiescence_keys = [SEED_COUNT[0], SEED_COUNT[1], ("ABC_SearchedKeys", 0)];
+    let quiescence_keys = [SEED_COUNT[0], SEED_COUNT[1], SEED_COUNT[2], ("ABC_SearchedKeys", 0)];
     let (forced_mean, open_mean) = leaf_plies(&quiescence_keys, 4);
     assert!(forced_mean > 1.5 * open_mean, "forced {forced_mean:.2} plies, open {open_mean:.2}");
     let (forced_mean, open_mean) = leaf_plies(&SEED_COUNT, 4);
@@ -80,7 +81,8 @@ fn counts_only_with(option: &str, counter: &str, positions: &[&str], threshold: 
     for on in [0, 1] {
         let mut sum = 0;
         for sfen in positions {
-            let mut engine = abc_engine(&[SEED_COUNT[0], SEED_COUNT[1], (option, on)]);
+            let mut engine =
+                abc_engine(&[SEED_COUNT[0], SEED_COUNT[1], SEED_COUNT[2], (option, on)]);
             let game = ShogiGame::new(Position::from_sfen(sfen).expect("a test SFEN"));
             let r = engine.search(&game, &Limits::depth(threshold), &Signals::new(), &mut |_| {});
             assert!(r.best_move.is_some_and(|m| search::Game::is_legal(&game, m)));
@@ -236,4 +238,13 @@ fn cuts_before_the_static_values_save_them_and_change_no_result() {
         assert!(cuts > 0, "no {counter}");
         assert!(with < without, "{option}: {with} static values, {without} without");
     }
+}
+
+/// `ABC_NullMove`: a node whose static value is at or above β passes first and
+/// fails high where the pass holds β (counted by `null_cuts`), only with the
+/// option.
+#[test]
+fn null_moves_cut_only_with_the_option() {
+    shogi::attacks::init();
+    counts_only_with("ABC_NullMove", "null_cuts", &POSITIONS[0..2], 4);
 }

@@ -213,6 +213,12 @@ pub struct AbcOptions {
     /// close alternatives that its share of the conspiracy depth is SFunc's
     /// most, searches that move before keying its quiet moves.
     pub tactical_first: bool,
+    /// The null move in conspiracy terms (0: none, as KFEnd): a node whose
+    /// static value is at or above β passes first; the pass is keyed by the
+    /// quiescence value after it, its lines end this much sooner for both
+    /// sides, and where it still holds β the node fails high without keying
+    /// its moves.
+    pub null_move: usize,
 }
 
 impl Default for AbcOptions {
@@ -249,12 +255,13 @@ impl Default for AbcOptions {
             plies_per_depth: 4,
             quiet_probes: 0,
             tactical_first: false,
+            null_move: 0,
         }
     }
 }
 
 /// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
-pub const OPTIONS: [(&str, i64, i64, i64); 31] = [
+pub const OPTIONS: [(&str, i64, i64, i64); 32] = [
     ("ABC_Delta", 750, 0, 10_000),
     ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
@@ -286,6 +293,7 @@ pub const OPTIONS: [(&str, i64, i64, i64); 31] = [
     ("ABC_PliesPerDepth", 4, 0, 100),
     ("ABC_QuietProbes", 0, 0, 600),
     ("ABC_TacticalFirst", 0, 0, 1),
+    ("ABC_NullMove", 0, 0, 20),
 ];
 
 impl AbcOptions {
@@ -329,7 +337,8 @@ impl AbcOptions {
             "ABC_ThreatMargin" => self.threat_margin = value as Value,
             "ABC_PliesPerDepth" => self.plies_per_depth = value as usize,
             "ABC_QuietProbes" => self.quiet_probes = value as usize,
-            _ => self.tactical_first = value != 0,
+            "ABC_TacticalFirst" => self.tactical_first = value != 0,
+            _ => self.null_move = value as usize,
         }
         Ok(())
     }

@@ -125,6 +125,10 @@ pub struct AbcCounters {
     /// had one and were searched as nodes (`ABC_ThreatExtensions`).
     pub threat_tests: u64,
     pub threat_extensions: u64,
+    /// Nodes that passed first, and those the pass failed high
+    /// (`ABC_NullMove`).
+    pub null_tries: u64,
+    pub null_cuts: u64,
 }
 
 pub struct AbcThread<'s, G: Game> {
@@ -165,6 +169,9 @@ pub struct AbcThread<'s, G: Game> {
     leaf_search: Option<Box<PvsWorker<'s, G>>>,
     /// The threat extensions on the line down to each ply, that ply's included.
     extensions: Vec<usize>,
+    /// Whether the node at each ply is searching its pass (`ABC_NullMove`):
+    /// the node after a pass does not pass again.
+    passing: Vec<bool>,
     /// Lines of a trace of the search (see [`super::traced`]), when one is kept.
     pub(super) trace: Option<Vec<String>>,
 }
@@ -206,6 +213,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             known: Vec::new(),
             leaf_search,
             extensions: vec![0; plies],
+            passing: vec![false; plies],
             trace: None,
         }
     }
@@ -789,8 +797,9 @@ impl<'s, G: Game> AbcThread<'s, G> {
         let (key, m) = searched.map_or((-INFINITE, G::Move::default()), |c| (c.key, c.mv));
         if self.trace.is_some() {
             let how = self.conspiracy.explain(&self.heads[..ply], mover, -beta, -alpha, key);
+            let name = if self.passing[ply - 1] { "pass".to_string() } else { m.to_string() };
             let line = format!(
-                "{m} by {mover:?}, key {key}, window ({}, {}): {how}",
+                "{name} by {mover:?}, key {key}, window ({}, {}): {how}",
                 shown(alpha),
                 shown(beta)
             );
@@ -818,7 +827,12 @@ impl<'s, G: Game> AbcThread<'s, G> {
             return v;
         }
 
-        // Step 4. The moves and their keys (or the early β-cut); with
+        // Step 4. The pass (`ABC_NullMove`), where it holds β on its own.
+        if let Some(v) = self.null_move_cut(alpha, beta, ply) {
+            return v;
+        }
+
+        // Step 5. The moves and their keys (or the early β-cut); with
         // `tactical_first`, perhaps the best tactical move searched before the
         // quiet moves are keyed.
         let mut done = None;
@@ -859,7 +873,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             self.note(ply + 1, || format!("keys {keys}"));
         }
 
-        // Step 5. The moves in key order, alpha-beta.
+        // Step 6. The moves in key order, alpha-beta.
         self.killers.clear_ply(ply + 1);
         let mut best = alpha;
         let mut searched = std::mem::take(&mut self.searched[ply]);
@@ -992,6 +1006,66 @@ impl<'s, G: Game> AbcThread<'s, G> {
         self.extensions[ply] += 1;
         self.note(ply + 1, || format!("threatened: {gain} >= {bar} after a pass, searched on"));
         true
+    }
+
+    /// The null move in conspiracy terms (`ABC_NullMove` R above 0): the node
+    /// at `ply`, not in check, not after a pass, whose static value is at or
+    /// above a β that is not a mate value, passes. The pass is a child like any
+    /// other: its key is the quiescence value after it (from this node's side,
+    /// so the opponent's captures count), and its head adds R to both sides'
+    /// conspiracy depths, so that its lines end sooner. Where its search with
+    /// the null window at β holds β, the node fails high with that value (β
+    /// for a mate) without keying its moves; `None` otherwise. Shogi has no
+    /// zugzwang worth the name (a pass never helps where drops are), so the
+    /// pass is a lower bound of the node's value.
+    fn null_move_cut(&mut self, alpha: Value, beta: Value, ply: usize) -> Option<Value> {
+        let reduction = self.options.null_move;
+        if reduction == 0
+            || self.passing[ply - 1]
+            || beta.abs() >= MATE_IN_MAX_PLY
+            || alpha >= beta
+            || self.game.in_check()
+            || !self.game.null_move_allowed()
+            || self.game.evaluate() < beta
+        {
+            return None;
+        }
+        self.counters.null_tries += 1;
+        let side = self.game.side_to_move();
+        self.game.make_null_move();
+        let key = -qsearch::<G, Self, false>(self, -beta, -beta + 1, ply + 1, 0);
+        if key < beta || self.ctx.stopped() {
+            self.game.unmake_null_move();
+            return None;
+        }
+        let mut head = std::mem::replace(&mut self.heads[ply], Head::new(side));
+        head.side = side;
+        head.children.clear();
+        head.children.push(Child {
+            mv: G::Move::default(),
+            key,
+            bound: Bound::Lower,
+            searching: true,
+        });
+        head.pruned = None;
+        head.penalty = reduction;
+        self.heads[ply] = head;
+        self.passing[ply] = true;
+        self.note(ply + 1, || format!("passes first (null move), its key {key}"));
+        let v = -self.node(-beta, -beta + 1, ply + 1);
+        self.passing[ply] = false;
+        self.heads[ply].penalty = 0;
+        self.game.unmake_null_move();
+        self.plies.clear_line(ply);
+        if self.ctx.stopped() {
+            return Some(DRAW);
+        }
+        if v < beta {
+            return None;
+        }
+        self.counters.null_cuts += 1;
+        self.note(ply + 1, || format!("null-move cut: {v} >= beta {}", shown(beta)));
+        Some(if v >= MATE_IN_MAX_PLY { beta } else { v })
     }
 
     /// The conspiracy depth the `i`-th kept move `m` of a node not in check
@@ -1193,6 +1267,8 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             ("late_researches", c.late_researches),
             ("threat_tests", c.threat_tests),
             ("threat_extensions", c.threat_extensions),
+            ("null_tries", c.null_tries),
+            ("null_cuts", c.null_cuts),
         ]
     }
 }
