@@ -1009,7 +1009,8 @@ impl<'s, G: Game> AbcThread<'s, G> {
     }
 
     /// The null move in conspiracy terms (`ABC_NullMove` R above 0): the node
-    /// at `ply`, not in check, not after a pass, whose static value is at or
+    /// at `ply`, not in check, not after a pass, not where the opponent could
+    /// end the game by a rule alone (a declaration), whose static value is at or
     /// above a β that is not a mate value, passes. The pass is a child like any
     /// other: its key is the quiescence value after it (from this node's side,
     /// so the opponent's captures count), and its head adds R to both sides'
@@ -1026,6 +1027,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             || alpha >= beta
             || self.game.in_check()
             || !self.game.null_move_allowed()
+            || self.game.opponent_threatens_to_end()
             || self.game.evaluate() < beta
         {
             return None;
