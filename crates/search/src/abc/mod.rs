@@ -54,6 +54,16 @@
 //! Together they scored 132-107-1 against KFEnd's open window and width 10 over
 //! 240 games, 45-35 of them at 1 s a move (docs/BENCHMARKS.md); neither alone
 //! played better.
+//! `null_move` (6 by default) is PVS's null move in conspiracy terms: a node
+//! whose static value is at or above β passes first (not in check, not after
+//! a pass, not where the opponent could end the game by a declaration); the
+//! pass is a child keyed by the quiescence value after it, whose head adds R to
+//! both sides' conspiracy depths, so its lines end sooner; where its search
+//! with the null window at β holds β, the node fails high without keying its
+//! moves. On the bench positions at threshold 7 it halves the key searches,
+//! and at 1 s a move the thresholds rise by one or two; it scored 104-56
+//! against the search without it at 1 s a move (+108 Elo, 95 % +53 … +167;
+//! docs/BENCHMARKS.md, "The null move").
 //! Nine more, each off by default as none played better in matches or on
 //! the positions of ABC's games (`tools/move_suite.py`):
 //! `killers` keeps, beyond a node's width, the quiet moves that cut its siblings
@@ -213,11 +223,11 @@ pub struct AbcOptions {
     /// close alternatives that its share of the conspiracy depth is SFunc's
     /// most, searches that move before keying its quiet moves.
     pub tactical_first: bool,
-    /// The null move in conspiracy terms (0: none, as KFEnd): a node whose
-    /// static value is at or above β passes first; the pass is keyed by the
-    /// quiescence value after it, its lines end this much sooner for both
-    /// sides, and where it still holds β the node fails high without keying
-    /// its moves.
+    /// The null move in conspiracy terms (0: none, as KFEnd; 6 by default):
+    /// a node whose static value is at or above β passes first; the pass is
+    /// keyed by the quiescence value after it, its lines end this much sooner
+    /// for both sides, and where it still holds β the node fails high without
+    /// keying its moves.
     pub null_move: usize,
 }
 
@@ -255,7 +265,7 @@ impl Default for AbcOptions {
             plies_per_depth: 4,
             quiet_probes: 0,
             tactical_first: false,
-            null_move: 0,
+            null_move: 6,
         }
     }
 }
@@ -293,7 +303,7 @@ pub const OPTIONS: [(&str, i64, i64, i64); 32] = [
     ("ABC_PliesPerDepth", 4, 0, 100),
     ("ABC_QuietProbes", 0, 0, 600),
     ("ABC_TacticalFirst", 0, 0, 1),
-    ("ABC_NullMove", 0, 0, 20),
+    ("ABC_NullMove", 6, 0, 20),
 ];
 
 impl AbcOptions {
