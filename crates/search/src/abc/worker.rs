@@ -828,7 +828,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         }
 
         // Step 4. The pass (`ABC_NullMove`), where it holds β on its own.
-        if let Some(v) = self.null_move_cut(alpha, beta, ply) {
+        if let Some(v) = self.null_move_cut(beta, ply) {
             return v;
         }
 
@@ -1016,15 +1016,15 @@ impl<'s, G: Game> AbcThread<'s, G> {
     /// so the opponent's captures count), and its head adds R to both sides'
     /// conspiracy depths, so that its lines end sooner. Where its search with
     /// the null window at β holds β, the node fails high with that value (β
-    /// for a mate) without keying its moves; `None` otherwise. Shogi has no
-    /// zugzwang worth the name (a pass never helps where drops are), so the
-    /// pass is a lower bound of the node's value.
-    fn null_move_cut(&mut self, alpha: Value, beta: Value, ply: usize) -> Option<Value> {
+    /// for a mate) without keying its moves; `None` otherwise. It trusts that
+    /// a pass is no better than the best move, as in shogi, where drops leave
+    /// nearly always a move that helps (games that allow no pass say so by
+    /// [`Game::null_move_allowed`]).
+    fn null_move_cut(&mut self, beta: Value, ply: usize) -> Option<Value> {
         let reduction = self.options.null_move;
         if reduction == 0
             || self.passing[ply - 1]
             || beta.abs() >= MATE_IN_MAX_PLY
-            || alpha >= beta
             || self.game.in_check()
             || !self.game.null_move_allowed()
             || self.game.opponent_threatens_to_end()
