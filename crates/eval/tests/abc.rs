@@ -13,9 +13,10 @@ const POSITIONS: [&str; 4] = [
     "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
 ];
 
-/// The seed's count of conspiracy depth (no count of the line's length, no null move) with Δ
-/// 250, which the tests of single refinements below are written for: with the
-/// defaults' Δ 750 nearly every sibling counts as close, and few lines are forced.
+/// The seed's count of conspiracy depth (no count of the line's length, no null
+/// move) with Δ 250, which the tests of single refinements below are written
+/// for: with the defaults' Δ 750 nearly every sibling counts as close, and few
+/// lines are forced.
 const SEED_COUNT: [(&str, i64); 3] =
     [("ABC_Delta", 250), ("ABC_PliesPerDepth", 0), ("ABC_NullMove", 0)];
 
