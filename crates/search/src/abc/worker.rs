@@ -125,7 +125,8 @@ pub struct AbcCounters {
     /// had one and were searched as nodes (`ABC_ThreatExtensions`).
     pub threat_tests: u64,
     pub threat_extensions: u64,
-    /// Nodes that passed first, and those the pass failed high
+    /// Nodes that tried a pass (its quiescence value computed; the pass is
+    /// searched only where that holds β), and those the pass failed high
     /// (`ABC_NullMove`).
     pub null_tries: u64,
     pub null_cuts: u64,
