@@ -79,11 +79,16 @@ fn forced_lines_are_searched_deeper_than_open_ones() {
 /// switch `option` off and on (every best move legal) and checks that ABC's
 /// counter `counter` counts something only with it on.
 fn counts_only_with(option: &str, counter: &str, positions: &[&str], threshold: i32) {
+    counts_only_at(option, 1, counter, positions, threshold);
+}
+
+/// [`counts_only_with`] for an option that is on at `value`.
+fn counts_only_at(option: &str, value: i64, counter: &str, positions: &[&str], threshold: i32) {
     for on in [0, 1] {
         let mut sum = 0;
         for sfen in positions {
             let mut engine =
-                abc_engine(&[SEED_COUNT[0], SEED_COUNT[1], SEED_COUNT[2], (option, on)]);
+                abc_engine(&[SEED_COUNT[0], SEED_COUNT[1], SEED_COUNT[2], (option, on * value)]);
             let game = ShogiGame::new(Position::from_sfen(sfen).expect("a test SFEN"));
             let r = engine.search(&game, &Limits::depth(threshold), &Signals::new(), &mut |_| {});
             assert!(r.best_move.is_some_and(|m| search::Game::is_legal(&game, m)));
@@ -172,6 +177,25 @@ fn nodes_are_keyed_again_only_with_the_option() {
 fn late_moves_are_searched_with_a_penalty_only_with_the_option() {
     shogi::attacks::init();
     counts_only_with("ABC_LateMoves", "late_searches", &POSITIONS[0..2], 3);
+}
+
+/// `ABC_LateWidth`: forward pruning keeps moves beyond the width, and they
+/// are searched with a penalty (counted by `late_searches`), only with the
+/// option; a node keeps at most that many moves by key, and its captures.
+#[test]
+fn moves_beyond_the_width_are_kept_with_a_penalty_only_with_the_option() {
+    shogi::attacks::init();
+    counts_only_at("ABC_LateWidth", 20, "late_searches", &POSITIONS[0..2], 4);
+    for sfen in POSITIONS {
+        let game = ShogiGame::new(Position::from_sfen(sfen).expect("a test SFEN"));
+        let defaults = search::abc::AbcOptions::default();
+        let narrow = search::abc::kept_moves(&game, defaults).len();
+        let wide = search::abc::AbcOptions { late_width: 20, ..defaults };
+        let wide = search::abc::kept_moves(&game, wide).len();
+        let captures = defaults.captures;
+        assert!(narrow <= defaults.width + captures, "{narrow} kept at width 12");
+        assert!(wide > narrow && wide <= 20 + captures, "{wide} kept at late width 20");
+    }
 }
 
 /// `ABC_ThreatExtensions`: leaves whose side to move would lose material were

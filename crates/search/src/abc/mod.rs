@@ -229,6 +229,14 @@ pub struct AbcOptions {
     /// for both sides, and where it still holds β the node fails high without
     /// keying its moves.
     pub null_move: usize,
+    /// Beyond the width, forward pruning's moves kept with a penalty (0:
+    /// none, as KFEnd): a node keeps its best `late_width` moves by key, and
+    /// those after its width (tactical moves aside) add `late_penalty` to both
+    /// sides' conspiracy depths below them, so that their lines end sooner
+    /// rather than never start; one whose search beats the best so far is
+    /// searched again without it.
+    pub late_width: usize,
+    pub late_penalty: usize,
 }
 
 impl Default for AbcOptions {
@@ -266,12 +274,14 @@ impl Default for AbcOptions {
             quiet_probes: 0,
             tactical_first: false,
             null_move: 6,
+            late_width: 0,
+            late_penalty: 3,
         }
     }
 }
 
 /// `(name, default, min, max)` of every option, as USI spins (0/1 for switches).
-pub const OPTIONS: [(&str, i64, i64, i64); 32] = [
+pub const OPTIONS: [(&str, i64, i64, i64); 34] = [
     ("ABC_Delta", 750, 0, 10_000),
     ("ABC_SFuncCap", 3, 1, 20),
     ("ABC_OwnOffset", 0, -20, 20),
@@ -304,6 +314,8 @@ pub const OPTIONS: [(&str, i64, i64, i64); 32] = [
     ("ABC_QuietProbes", 0, 0, 600),
     ("ABC_TacticalFirst", 0, 0, 1),
     ("ABC_NullMove", 6, 0, 20),
+    ("ABC_LateWidth", 0, 0, table::MAX_MOVES as i64 - 3),
+    ("ABC_LatePenalty", 3, 1, 20),
 ];
 
 impl AbcOptions {
@@ -348,7 +360,9 @@ impl AbcOptions {
             "ABC_PliesPerDepth" => self.plies_per_depth = value as usize,
             "ABC_QuietProbes" => self.quiet_probes = value as usize,
             "ABC_TacticalFirst" => self.tactical_first = value != 0,
-            _ => self.null_move = value as usize,
+            "ABC_NullMove" => self.null_move = value as usize,
+            "ABC_LateWidth" => self.late_width = value as usize,
+            _ => self.late_penalty = value as usize,
         }
         Ok(())
     }
@@ -364,7 +378,14 @@ impl AbcOptions {
         self.set(name.trim(), value)
     }
 
-    /// How many moves a node `ply` plies from the root (1 or more) keeps by key.
+    /// How many moves a node `ply` plies from the root (1 or more) keeps by
+    /// key: its width, or `late_width` where that is more.
+    pub fn kept_at(&self, ply: usize) -> usize {
+        self.width_at(ply).max(self.late_width)
+    }
+
+    /// How many moves a node `ply` plies from the root (1 or more) searches
+    /// by key without a penalty (`late_width`).
     pub fn width_at(&self, ply: usize) -> usize {
         match ply {
             1 if self.width1 > 0 => self.width1,

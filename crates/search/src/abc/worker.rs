@@ -299,7 +299,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         let in_check = self.game.in_check();
         let (first, quiet) = self.split_for_keys(&moves, in_check, ply);
         let total = moves.len();
-        let width = self.options.width_at(ply);
+        let width = self.options.kept_at(ply);
         let mut keys = KeysSoFar { best: Vec::with_capacity(width + 1), computed: 0 };
         let known = self.take_known(&moves, &mut head, &mut keys, ply);
         let node = ((alpha, beta), ply, in_check);
@@ -445,7 +445,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         ply: usize,
     ) -> (Vec<usize>, Vec<usize>) {
         self.generated.clear();
-        let all = in_check || ply == 0 || moves.len() <= self.options.width_at(ply);
+        let all = in_check || ply == 0 || moves.len() <= self.options.kept_at(ply);
         (0..moves.len()).partition(|&i| {
             let m = moves[i];
             all || self.game.is_tactical(m) || self.game.gives_check(m)
@@ -572,7 +572,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             // as the next keys.
             let side = head.side;
             let others = head.count_above(beta.saturating_sub(self.conspiracy.delta));
-            let here = self.conspiracy.sfunc(others.min(self.options.width_at(ply) - 1));
+            let here = self.conspiracy.sfunc(others.min(self.options.kept_at(ply) - 1));
             if self.depth_above(side, beta, ply) + here >= self.conspiracy.thresholds[side.index()]
             {
                 self.counters.early_cuts += 1;
@@ -582,7 +582,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         }
         head.children.push(Child { mv: m, key, bound, searching: false });
         self.generated.push(i);
-        Self::note_key(&mut keys.best, self.options.width_at(ply), key);
+        Self::note_key(&mut keys.best, self.options.kept_at(ply), key);
         None
     }
 
@@ -591,7 +591,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
     /// the search's values pushed down (out of check only: in check every move
     /// is kept).
     fn revives(&self, head: &Head<G::Move>, ply: usize) -> bool {
-        let width = self.options.width_at(ply);
+        let width = self.options.kept_at(ply);
         self.options.revive
             && head.children.len() >= width
             && head.pruned.is_some_and(|(_, pruned)| pruned > head.children[width - 1].key)
@@ -614,7 +614,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             };
             head.children.push(*known);
             self.generated.push(i);
-            Self::note_key(&mut keys.best, self.options.width_at(ply), known.key);
+            Self::note_key(&mut keys.best, self.options.kept_at(ply), known.key);
             taken.push(i);
         }
         taken
@@ -883,7 +883,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         for i in 0..self.heads[ply].children.len() {
             let m = self.heads[ply].children[i].mv;
             self.heads[ply].children[i].searching = true;
-            let penalty = if in_check { 0 } else { self.late_penalty(i, m) };
+            let penalty = if in_check { 0 } else { self.late_penalty(i, m, ply) };
             self.game.make_move(m);
             let v = if let Some((_, v)) = done.filter(|&(d, _)| d == m) {
                 // Searched before the quiet moves were keyed, with this node's
@@ -1072,10 +1072,17 @@ impl<'s, G: Game> AbcThread<'s, G> {
     }
 
     /// The conspiracy depth the `i`-th kept move `m` of a node not in check
-    /// adds to both sides beyond SFunc (`ABC_LateMoves`): none for the first
-    /// `late_moves` and for tactical moves, then one more for every
-    /// `late_moves` further, at most SFunc's cap.
-    fn late_penalty(&self, i: usize, m: G::Move) -> usize {
+    /// adds to both sides beyond SFunc: with `ABC_LateWidth`, `late_penalty`
+    /// for a quiet move kept after the node's width; with `ABC_LateMoves`, none
+    /// for the first `late_moves` and for tactical moves, then one more for
+    /// every `late_moves` further, at most SFunc's cap.
+    fn late_penalty(&self, i: usize, m: G::Move, ply: usize) -> usize {
+        if self.options.late_width > 0
+            && i >= self.options.width_at(ply)
+            && !self.game.is_tactical(m)
+        {
+            return self.options.late_penalty;
+        }
         let late = self.options.late_moves;
         if late == 0 || i < late || self.game.is_tactical(m) {
             return 0;
