@@ -64,7 +64,7 @@
 //! and at 1 s a move the thresholds rise by one or two; it scored 104-56
 //! against the search without it at 1 s a move (+108 Elo, 95 % +53 … +167;
 //! docs/BENCHMARKS.md, "The null move").
-//! Nine more, each off by default as none played better in matches or on
+//! Ten more, each off by default as none played better in matches or on
 //! the positions of ABC's games (`tools/move_suite.py`):
 //! `killers` keeps, beyond a node's width, the quiet moves that cut its siblings
 //! off; `pruned_values` lets the best move forward pruning left out count with
@@ -83,7 +83,12 @@
 //! lines end sooner, and are searched again in full where they beat the best;
 //! `threat_extensions` searches a leaf on as a node where its side to move,
 //! were it to pass, would lose material to the opponent's captures (the
-//! quiescence value behind a key stands pat on such a threat).
+//! quiescence value behind a key stands pat on such a threat);
+//! `late_width` keeps moves beyond the width, up to that many, whose lines
+//! start with `late_penalty` added to both sides' depths (searched again
+//! without it where they beat the best), so that a move forward pruning would
+//! leave out is searched shallowly rather than never (against Fairy-Stockfish
+//! 28-72 where the defaults scored 24-76 on the same openings).
 //!
 //! `plies_per_depth` makes every N plies of a line count 1 towards both sides'
 //! conspiracy depths. Where neither side has a move within Δ of its best, a
