@@ -241,6 +241,8 @@ pub struct AbcOptions {
     /// rather than never start; one whose search beats the best so far is
     /// searched again without it.
     pub late_width: usize,
+    /// What a move kept beyond the width (`late_width`) adds to both sides'
+    /// conspiracy depths below it.
     pub late_penalty: usize,
 }
 
