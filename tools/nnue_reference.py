@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference values for Kyobo's NNUE evaluation: YaneuraOu's NNUE edition's static
 evaluation (USI command `e`) of positions from real games, with a network of random
-weights that Kyobo writes (`crates/eval/examples/nnue_random.rs`, the same seed the
+weights that Kyobo writes (`kyobo-lab nnue-random`, the same seed the
 test uses). The output is the fixture `crates/eval/tests/data/nnue_reference.txt`
 that `crates/eval/tests/nnue_reference.rs` checks, so the tests need neither
 YaneuraOu nor Python.
@@ -17,7 +17,7 @@ YaneuraOu's NNUE edition is built from its public repository, e.g.
 
 and then, from Kyobo's repository root:
 
-    cargo build --release -p eval --example nnue_random
+    cargo build --release -p lab
     python3 tools/nnue_reference.py --yaneuraou PATH/YaneuraOu-by-gcc \\
         > crates/eval/tests/data/nnue_reference.txt
 
@@ -78,7 +78,7 @@ def main():
         if args.net:
             os.symlink(os.path.abspath(args.net), net)
         else:
-            subprocess.run([os.path.join(root, "target/release/examples/nnue_random"), str(SEED),
+            subprocess.run([os.path.join(root, "target/release/kyobo-lab"), "nnue-random", str(SEED),
                             net], check=True)
         commands = ["usi", f"setoption name EvalDir value {folder}", "setoption name Threads value 1",
                     "setoption name USI_Hash value 1", "setoption name BookFile value no_book",

@@ -10,8 +10,8 @@ Positions: every `--every`-th line of crates/eval/tests/data/nnue_reference.txt
     python3 tools/nnue_speed.py --yaneuraou PATH/YaneuraOu-by-gcc --eval-dir DIR \\
         --movetime 1000 --rounds 3
 
-where DIR holds the network as `nn.bin` (`cargo run --release -p eval --example
-nnue_random -- SEED DIR/nn.bin` writes a test net).
+where DIR holds the network as `nn.bin` (`cargo run --release -p lab -- nnue-random
+SEED DIR/nn.bin` writes a test net).
 """
 
 import argparse

@@ -9,11 +9,11 @@ prints one line per position from the given ply on, not in check:
     SFEN<TAB>result
 
 with the result from Black's (Sente's) side: 1 won, 0 lost, 0.5 drawn. That is the
-format `crates/eval/examples/tune.rs` and `tune_danger.rs` read, so the evaluation
+format `kyobo-lab tune` and `tune-danger` read, so the evaluation
 can be checked against games with another engine, e.g.:
 
     python3 tools/pgn_positions.py /tmp/matches/gps-1s.pgn > /tmp/gps-positions.txt
-    cargo run --release -p eval --example tune_danger -- --data /tmp/gps-positions.txt --k 1500
+    cargo run --release -p lab -- tune-danger --data /tmp/gps-positions.txt --k 1500
 """
 
 import argparse

@@ -384,9 +384,8 @@ mod tests {
     use super::*;
     use std::io::Write;
 
-    fn temp_book(name: &str, text: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("kyobo-book-unit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+    /// Writes `text` as the book `name` in a scratch folder of the calling test's.
+    fn temp_book(dir: &testdata::ScratchDir, name: &str, text: &str) -> std::path::PathBuf {
         let path = dir.join(name);
         std::fs::File::create(&path).unwrap().write_all(text.as_bytes()).unwrap();
         path
@@ -400,11 +399,12 @@ mod tests {
 
     #[test]
     fn disk_and_memory_agree_on_a_small_book() {
+        let dir = testdata::ScratchDir::new("book-unit");
         let text = format!(
             "#YANEURAOU-DB2016 1.00\nsfen {START} 1\n7g7f 3c3d 30 10 5\n2g2f none 20 10 3\n\
              sfen {START} 3\n5g5f none 0 0 1\n7g7f none 10 12 2\nsfen {AFTER} 1\n1g1f\n"
         );
-        let path = temp_book("small.db", &text);
+        let path = temp_book(&dir, "small.db", &text);
         for on_disk in [true, false] {
             let mut book = Book::open(&path, on_disk).unwrap();
             let at1 = book.probe(START, Some(1)).unwrap().unwrap();
@@ -423,25 +423,26 @@ mod tests {
 
     #[test]
     fn typed_errors() {
-        let p = temp_book("bad1.db", "hello\n");
+        let dir = testdata::ScratchDir::new("book-errors");
+        let p = temp_book(&dir, "bad1.db", "hello\n");
         assert!(matches!(Book::open(&p, true), Err(BookError::NotABook(_))));
         assert!(matches!(Book::open(&p, false), Err(BookError::NotABook(_))));
-        let p = temp_book("bad2.db", "#x\n7g7f\n");
+        let p = temp_book(&dir, "bad2.db", "#x\n7g7f\n");
         assert!(matches!(Book::open(&p, false), Err(BookError::MoveBeforePosition { at: 2 })));
-        let p = temp_book("bad3.db", "sfen b -\n");
+        let p = temp_book(&dir, "bad3.db", "sfen b -\n");
         assert!(matches!(Book::open(&p, false), Err(BookError::BadPosition { .. })));
-        let p = temp_book("bad3b.db", "sfen zzz b - 1\n1g1f\n");
+        let p = temp_book(&dir, "bad3b.db", "sfen zzz b - 1\n1g1f\n");
         assert!(matches!(Book::open(&p, false), Err(BookError::BadPosition { .. })));
         let x = "9/9/9/9/4k4/9/9/9/4K4 b -";
         let y = "9/9/9/9/4k4/9/9/9/4K4 w -";
-        let p = temp_book("bad4.db", &format!("sfen {x} 1\n7g7f none many\n"));
+        let p = temp_book(&dir, "bad4.db", &format!("sfen {x} 1\n7g7f none many\n"));
         assert!(matches!(Book::open(&p, false), Err(BookError::Line { at: 2, .. })));
         let mut disk = Book::open(&p, true).unwrap();
         assert!(matches!(disk.probe(x, None), Err(BookError::Line { .. })));
-        let p = temp_book("bad5.db", &format!("sfen {y} 1\n1g1f\nsfen {x} 1\n1g1f\n"));
+        let p = temp_book(&dir, "bad5.db", &format!("sfen {y} 1\n1g1f\nsfen {x} 1\n1g1f\n"));
         assert!(matches!(Book::open(&p, true), Err(BookError::Unsorted(_))));
         assert!(Book::open(&p, false).is_ok());
-        let missing = std::env::temp_dir().join("kyobo-no-such-book.db");
+        let missing = dir.join("no-such-book.db");
         assert!(matches!(Book::open(&missing, true), Err(BookError::Io(_))));
     }
 }

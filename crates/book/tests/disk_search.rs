@@ -5,11 +5,13 @@ use book::{write_book, Book, BookMove, Entry};
 use proptest::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
+use testdata::ScratchDir;
 
-fn temp_path(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kyobo-book-prop-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(format!("{tag}-{}.db", rand_suffix()))
+/// A book file's path in a scratch folder of its own, removed with the folder.
+fn temp_path(tag: &str) -> (ScratchDir, PathBuf) {
+    let dir = ScratchDir::new("book-prop");
+    let path = dir.join(format!("{tag}-{}.db", rand_suffix()));
+    (dir, path)
 }
 
 fn rand_suffix() -> u64 {
@@ -54,7 +56,7 @@ proptest! {
 
     #[test]
     fn disk_finds_what_memory_finds(book in entries(), probes in prop::collection::vec(key(), 0..20), ply in prop::option::of(1u32..40)) {
-        let path = temp_path("agree");
+        let (_dir, path) = temp_path("agree");
         let written: Vec<Entry> = book
             .iter()
             .map(|(k, p, moves)| Entry {
@@ -80,12 +82,11 @@ proptest! {
                 prop_assert!(d.is_some());
             }
         }
-        let _ = std::fs::remove_file(&path);
     }
 
     #[test]
     fn no_file_makes_a_panic(text in "(sfen [a-z1/ ]{0,12}\n|[0-9a-z*+ -]{0,16}\n|#[^\n]{0,5}\n|\r\n){0,12}", k in key()) {
-        let path = temp_path("fuzz");
+        let (_dir, path) = temp_path("fuzz");
         std::fs::File::create(&path).unwrap().write_all(text.as_bytes()).unwrap();
         for on_disk in [true, false] {
             if let Ok(mut b) = Book::open(&path, on_disk) {
@@ -93,18 +94,16 @@ proptest! {
                 let _ = b.probe(&k, Some(1));
             }
         }
-        let _ = std::fs::remove_file(&path);
     }
 
     #[test]
     fn arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
-        let path = temp_path("bytes");
+        let (_dir, path) = temp_path("bytes");
         std::fs::File::create(&path).unwrap().write_all(&bytes).unwrap();
         for on_disk in [true, false] {
             if let Ok(mut b) = Book::open(&path, on_disk) {
                 let _ = b.probe("9/9/9/9/9/9/9/9/9 b -", None);
             }
         }
-        let _ = std::fs::remove_file(&path);
     }
 }

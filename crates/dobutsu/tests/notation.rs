@@ -1,7 +1,7 @@
 //! SFEN and USI-style notation: round trips on many positions and moves, and a
 //! typed error for every way input can be wrong.
 
-mod common;
+use crate::common;
 
 use common::{moves_of, random_game, random_setup, Lcg};
 use dobutsu::{Color, Dobutsu, Kind, Move, MoveParseError, Position, SfenError, Square, STARTPOS};

@@ -3,7 +3,7 @@
 //! games and random set-ups; make/unmake, keys, legality of arbitrary moves,
 //! the staged generators, and every way the game ends.
 
-mod common;
+use crate::common;
 
 use common::{moves_of, random_game, random_setup, Lcg};
 use dobutsu::{Color, End, Kind, Move, Position, Square, Which};

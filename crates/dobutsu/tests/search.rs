@@ -4,7 +4,7 @@
 //! they all agree on random positions where the search reaches the end of the
 //! game. Plus the contract of the trait's optional methods.
 
-mod common;
+use crate::common;
 
 use common::{careful_game, moves_of, random_setup, Lcg};
 use dobutsu::game::{evaluate, see};

@@ -38,7 +38,7 @@ pub(crate) fn two_step_box(sq: Square) -> Bitboard {
 }
 
 /// The king-danger weights as one value, so that a tuner can try other ones (see
-/// `examples/tune_danger.rs`); the engine uses [`DANGER`].
+/// `kyobo-lab tune-danger`); the engine uses [`DANGER`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DangerWeights {
     pub attack: [i32; 15],

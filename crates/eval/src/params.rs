@@ -1,5 +1,5 @@
 //! The tunable weights as one flat vector, and each position as the counts of the
-//! features those weights multiply (for the Texel tuner in `examples/tune.rs`).
+//! features those weights multiply (for the Texel tuner in `kyobo-lab tune`).
 //!
 //! The material, piece-square, hand, king-proximity, king-zone, mobility, threat and tempo
 //! terms are linear in their weights: `evaluate` from Black's side equals
@@ -354,7 +354,7 @@ pub fn features(pos: &Position) -> Features {
 
 /// The material, piece-square and hand features of `pos` with both sides' pieces
 /// counted +1, and no king danger: the progress model, which is the same from either
-/// side, is linear in these (see `crate::weights::progress` and `examples/tune.rs`,
+/// side, is linear in these (see `crate::weights::progress` and `kyobo-lab tune`,
 /// `--progress-features`). They are the incremental ones, so the engine keeps the
 /// progress move by move.
 pub fn progress_features(pos: &Position) -> Features {

@@ -2,7 +2,7 @@
 //!
 //! Started hand-set from shogi experience (material on the usual engine scale,
 //! piece-square tables from a few per-rank and per-file numbers), then tuned from
-//! self-play results (see `crate::params` and `examples/tune.rs`).
+//! self-play results (see `crate::params` and `kyobo-lab tune`).
 
 use shogi::PieceKind;
 
@@ -10,7 +10,7 @@ use shogi::PieceKind;
 // `KING_FILE`, `MINOR_FILE`, `PROMOTED_RANK`, `OWN_KING_PLACE`, `ENEMY_KING_PLACE`,
 // `SLIDER_MOBILITY`, `PIECE_SQUARE`, the king-zone tables, `THREAT_FIRST`,
 // `THREAT_SECOND`, `TEMPO`) are written by the tuner
-// (`cargo run --release -p eval --example tune`,
+// (`cargo run --release -p lab -- tune`,
 // see `crate::params`) into `tuned_weights.rs`; the king-safety weights below are
 // not tuned (the danger term is not linear in them).
 include!("tuned_weights.rs");

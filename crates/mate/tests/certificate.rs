@@ -2,7 +2,7 @@
 //! never close around a position that has a mate, whatever table orders its
 //! tries, and it closes around positions known to have none.
 
-mod common;
+use crate::common;
 
 use common::{fixture, mate_within};
 use mate::{Limits, MateResult, Solver};

@@ -3,11 +3,11 @@
 //! proven by an exhaustive search on cshogi's move generator, every ply counted).
 //! Each position is solved at exactly the stated length and the answers replay.
 
+use crate::common;
 use mate::verify::verify_usi_mate;
 use mate::{verify_mate, Limits, MateResult, Solver};
 use shogi::Position;
 use std::time::Duration;
-mod common;
 
 use common::fixture;
 

@@ -8,8 +8,8 @@
 //! - hand superiority inside the search: a result for one hand answers the same
 //!   board with a stronger (proof) or weaker (disproof) attacker at once.
 
+use crate::common;
 use mate::pn::INF;
-mod common;
 
 use common::{fixture, mate_within, move_hand_piece};
 use mate::search::{Search, UNBOUNDED};

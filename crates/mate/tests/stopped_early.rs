@@ -4,7 +4,7 @@
 //! it replays as a mate, and the report says it is not proven shortest. A mate
 //! once proven is never answered `timeout`.
 
-mod common;
+use crate::common;
 
 use common::fixture;
 use mate::verify::verify_usi_mate;

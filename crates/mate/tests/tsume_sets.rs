@@ -5,7 +5,7 @@
 //! Positions made mateless by taking the key piece away answer `nomate`,
 //! cross-checked by a plain exhaustive search.
 
-mod common;
+use crate::common;
 
 use common::{mate_within, move_hand_piece};
 use mate::problem::{parse_problems, Problem};

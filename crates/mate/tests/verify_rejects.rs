@@ -4,7 +4,7 @@
 //! the move. It checks the rules (checks, legal replies, no repetition, mate at
 //! the end), not whether the defence was the longest.
 
-mod common;
+use crate::common;
 
 use common::{fixture, mate_within};
 use mate::verify::verify_usi_mate;

@@ -3,7 +3,7 @@
 //! CSA position lines, JKF's specification examples, USI lists; format detection,
 //! files and the time to read and write a long KIF.
 
-mod common;
+use crate::common;
 
 use records::{
     decode, encode, read, read_csa, read_csa_all, read_file, read_jkf, read_ki2, read_kif,
@@ -168,8 +168,7 @@ fn shift_jis_kif_files() {
     assert_eq!(enc, TextEncoding::ShiftJis);
     assert_eq!(read_kif(&text).unwrap(), read_kif(KIF).unwrap());
     // Files: .kif is written in Shift_JIS, .kifu in UTF-8; both read back.
-    let dir = std::env::temp_dir().join(format!("kyobo-records-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testdata::ScratchDir::new("records");
     let r = read_kif(KIF).unwrap();
     for (name, enc) in [
         ("a.kif", TextEncoding::ShiftJis),
@@ -187,7 +186,6 @@ fn shift_jis_kif_files() {
     let path = dir.join("utf8.kif");
     std::fs::write(&path, KIF).unwrap();
     assert_eq!(read_file(&path).unwrap().1, r);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! on every legal move of many positions: what is written reads back to the same
 //! move, and no word is written that is not needed.
 
-mod common;
+use crate::common;
 
 use common::{random_moves, Rng};
 use records::japanese::{move_body, relative};

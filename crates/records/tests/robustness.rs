@@ -6,7 +6,7 @@
 //! included), an error's line inside the text, and a record read without error
 //! writes out and reads back, in every format, as that format keeps it.
 
-mod common;
+use crate::common;
 
 use common::{rich_record, Rng};
 use proptest::prelude::*;

@@ -3,7 +3,7 @@
 //! on records with everything in them, handicap starts, other starts (board
 //! diagrams with hands and a move number) and the cshogi fixture games.
 
-mod common;
+use crate::common;
 
 use common::{plain_record, random_moves, rich_record};
 use records::{

@@ -3,7 +3,7 @@
 //! quiescence searches. (Conspiracy depth and the termination test on
 //! hand-computed examples: `abc::conspiracy`'s unit tests.)
 
-mod common;
+use crate::common;
 
 use common::{random_tree, Lcg};
 use search::engine::Signals;

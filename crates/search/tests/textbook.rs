@@ -5,7 +5,7 @@ use search::textbook::{alphabeta, format_trace, minimax, negamax, CutKind, NoTra
 use search::tree::{TreeGame, TreeMove};
 use search::value::INFINITE;
 
-mod common;
+use crate::common;
 use common::{random_tree, Lcg};
 
 /// A three-ply exercise tree in the style of seed 001's exercise 13: A is MAX, B-D

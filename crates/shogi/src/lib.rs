@@ -9,6 +9,7 @@ pub mod attacks;
 pub mod bitboard;
 mod checks;
 pub mod entering;
+pub mod fuzzing;
 pub mod hand;
 mod legality;
 pub mod movegen;

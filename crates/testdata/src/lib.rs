@@ -7,6 +7,9 @@
 //!   the repository.
 //! - `KYOBO_REQUIRE_SHARED_DATA=1` (set by `.ci/run`): a missing file fails the
 //!   test instead, so that CI cannot pass with the data tests skipped.
+//!
+//! It also gives tests a [`ScratchDir`]: a folder of their own that is removed
+//! when the test ends, passed or failed.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -58,6 +61,52 @@ pub fn shared_text(test: &str, relative: &str) -> Option<String> {
     Some(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
 }
 
+/// A folder of one test's own under the system's temporary folder, removed with
+/// everything in it when dropped (at the end of the test, also when it panics).
+#[derive(Debug)]
+pub struct ScratchDir {
+    path: PathBuf,
+}
+
+impl ScratchDir {
+    /// A new empty folder whose name holds `name`, the process id and a count, so
+    /// that tests running at the same time never share one.
+    ///
+    /// # Panics
+    /// When the folder cannot be made.
+    pub fn new(name: &str) -> ScratchDir {
+        static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("kyobo-{name}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        ScratchDir { path }
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
+    /// `file` inside the folder.
+    pub fn join(&self, file: impl AsRef<std::path::Path>) -> PathBuf {
+        self.path.join(file)
+    }
+}
+
+impl std::ops::Deref for ScratchDir {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.path
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,5 +125,31 @@ mod tests {
         if std::env::var_os(DATA_VAR).is_none() {
             assert!(data_dir().ends_with("shared/data"));
         }
+    }
+
+    #[test]
+    fn a_scratch_dir_is_its_own_and_gone_after_the_test() {
+        let (kept, other);
+        {
+            let a = ScratchDir::new("scratch-test");
+            let b = ScratchDir::new("scratch-test");
+            assert_ne!(a.path(), b.path());
+            std::fs::create_dir_all(a.join("x/y")).unwrap();
+            std::fs::write(a.join("x/y/z.txt"), "z").unwrap();
+            kept = a.path().to_path_buf();
+            other = b.path().to_path_buf();
+            assert!(kept.join("x/y/z.txt").is_file());
+        }
+        assert!(!kept.exists() && !other.exists());
+        // Also when the test panics: the folder goes as the stack unwinds.
+        let path = std::panic::catch_unwind(|| {
+            let dir = ScratchDir::new("scratch-panic");
+            std::fs::write(dir.join("f"), "f").unwrap();
+            let path = dir.path().to_path_buf();
+            std::panic::panic_any(path);
+        })
+        .expect_err("panicked");
+        let path = path.downcast::<PathBuf>().expect("the folder's path");
+        assert!(!path.exists());
     }
 }

@@ -630,13 +630,11 @@ mod tests {
         version[8] = 9;
         assert!(matches!(Database::read_from(&version[..]), Err(DbError::Version(9))));
         // Through a file, and a missing file.
-        let dir = std::env::temp_dir().join(format!("kyobo-dobutsu-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = testdata::ScratchDir::new("dobutsu-db");
         let path = dir.join("small.db");
         db.save(&path).unwrap();
         assert_eq!(Database::load(&path).unwrap(), db);
         std::fs::remove_file(&path).unwrap();
         assert!(matches!(Database::load(&path), Err(DbError::Missing(_))));
-        std::fs::remove_dir(&dir).unwrap();
     }
 }

@@ -14,7 +14,6 @@ pub mod features;
 pub mod file;
 pub mod network;
 pub mod stack;
-pub mod train;
 
 pub use file::{Layers, Network, NnueError};
 pub use stack::NnueStack;

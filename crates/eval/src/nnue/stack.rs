@@ -6,7 +6,6 @@
 use super::features::{self, Changes, SET};
 use super::network::{Accumulator, OUTPUT_SCALE};
 use super::Network;
-use search::value::{Value, MATE_IN_MAX_PLY};
 use shogi::{Color, Move, Position};
 use std::sync::Arc;
 
@@ -167,18 +166,18 @@ impl NnueStack {
 
     /// The network's value of `pos` (the top entry's position) for the side to
     /// move, on the file's scale, kept inside the range of non-mate values.
-    pub fn evaluate(&mut self, pos: &Position) -> Value {
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
         self.compute(pos, Color::Black);
         self.compute(pos, Color::White);
         let us = pos.side_to_move().index();
         let output = self.network.propagate(&self.entries[self.top].accumulator, us);
-        (output / self.output_scale).clamp(-(MATE_IN_MAX_PLY - 1), MATE_IN_MAX_PLY - 1)
+        (output / self.output_scale).clamp(-crate::MAX_EVAL, crate::MAX_EVAL)
     }
 }
 
 /// `pos`'s value by `network` computed from scratch (no stack), for tests and
 /// tools.
-pub fn evaluate_afresh(network: &Arc<Network>, pos: &Position) -> Option<Value> {
+pub fn evaluate_afresh(network: &Arc<Network>, pos: &Position) -> Option<i32> {
     Some(NnueStack::new(network.clone(), pos)?.evaluate(pos))
 }
 

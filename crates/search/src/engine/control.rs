@@ -45,8 +45,13 @@ impl Signals {
     /// The opponent played the expected move: the search goes on, now on our clock
     /// (`clock`, when the GUI sent times with the `ponderhit`).
     pub fn ponderhit(&self, clock: Option<Clock>) {
+        self.ponderhit_at(Instant::now(), clock);
+    }
+
+    /// [`Signals::ponderhit`] received at `at` (the tests' clock).
+    pub(crate) fn ponderhit_at(&self, at: Instant, clock: Option<Clock>) {
         if let Ok(mut p) = self.ponderhit.lock() {
-            *p = Some((Instant::now(), clock));
+            *p = Some((at, clock));
         }
         self.pondering.store(false, Ordering::SeqCst);
     }
@@ -101,6 +106,11 @@ impl<'a> Control<'a> {
 
     /// Past the hard limit: stop now, mid-iteration.
     pub fn must_stop(&mut self) -> bool {
+        self.must_stop_at(Instant::now())
+    }
+
+    /// [`Control::must_stop`] at the time `now` (the tests' clock).
+    fn must_stop_at(&mut self, now: Instant) -> bool {
         if self.signals.stopped() {
             return true;
         }
@@ -108,7 +118,7 @@ impl<'a> Control<'a> {
             return false;
         }
         match self.plan {
-            Some(p) => self.clock_start.elapsed() >= p.maximum,
+            Some(p) => now.saturating_duration_since(self.clock_start) >= p.maximum,
             None => false,
         }
     }
@@ -117,6 +127,11 @@ impl<'a> Control<'a> {
     /// unstable searches; `next_share` is how much of the budget the next iteration
     /// may still start within.
     pub fn iteration_done(&mut self, factor: f64, next_share: f64) -> bool {
+        self.iteration_done_at(Instant::now(), factor, next_share)
+    }
+
+    /// [`Control::iteration_done`] at the time `now` (the tests' clock).
+    fn iteration_done_at(&mut self, now: Instant, factor: f64, next_share: f64) -> bool {
         if self.poll() || self.fixed {
             return false;
         }
@@ -124,7 +139,7 @@ impl<'a> Control<'a> {
             // A plan without slack (pure byoyomi) is spent to its end.
             Some(p) if p.optimum >= p.maximum => false,
             Some(p) => {
-                let used = self.clock_start.elapsed().as_secs_f64();
+                let used = now.saturating_duration_since(self.clock_start).as_secs_f64();
                 let target = (p.optimum.as_secs_f64() * factor).min(p.maximum.as_secs_f64());
                 used >= target * next_share
             }
@@ -156,6 +171,10 @@ mod tests {
         Clock { remaining_ms, byoyomi_ms, increment_ms }
     }
 
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
     fn limits(clock: Option<Clock>, ponder: bool) -> Limits {
         Limits { clock, ponder, multipv: 1, game_ply: 30, ..Limits::default() }
     }
@@ -177,17 +196,15 @@ mod tests {
     fn must_stop_on_the_signal_and_past_the_maximum_only() {
         let signals = Signals::new();
         let mut c = Control::new(&signals, &limits(Some(clock(0, 50, 0)), false), OPTS);
-        assert!(!c.must_stop());
-        c.clock_start = Instant::now() - Duration::from_millis(49);
-        assert!(!c.must_stop());
-        c.clock_start = Instant::now() - Duration::from_millis(50);
-        assert!(c.must_stop());
+        let go = c.clock_start;
+        assert!(!c.must_stop_at(go));
+        assert!(!c.must_stop_at(go + ms(49)));
+        assert!(c.must_stop_at(go + ms(50)));
         // Without a clock only the signal stops it.
         let mut c = Control::new(&signals, &limits(None, false), OPTS);
-        c.clock_start = Instant::now() - Duration::from_secs(10);
-        assert!(!c.must_stop());
+        assert!(!c.must_stop_at(c.clock_start + ms(10_000)));
         signals.stop();
-        assert!(c.must_stop());
+        assert!(c.must_stop_at(c.clock_start));
     }
 
     #[test]
@@ -198,23 +215,21 @@ mod tests {
         let mut c = Control::new(&signals, &limits(Some(clock(60_000, 0, 0)), false), OPTS);
         assert_eq!(c.plan.map(|p| p.optimum), Some(Duration::from_millis(1038)));
         // The next iteration may start until 0.5 x 1038 ms = 519 ms have gone.
-        c.clock_start = Instant::now() - Duration::from_millis(514);
-        assert!(!c.iteration_done(1.0, 0.5));
-        c.clock_start = Instant::now() - Duration::from_millis(520);
-        assert!(c.iteration_done(1.0, 0.5));
+        let go = c.clock_start;
+        assert!(!c.iteration_done_at(go + ms(518), 1.0, 0.5));
+        assert!(c.iteration_done_at(go + ms(519), 1.0, 0.5));
         // Twice as unstable: twice as long.
-        assert!(!c.iteration_done(2.0, 0.5));
+        assert!(!c.iteration_done_at(go + ms(1037), 2.0, 0.5));
+        assert!(c.iteration_done_at(go + ms(1038), 2.0, 0.5));
         // The stretch never goes past the maximum: 5.71 s x 0.5.
-        c.clock_start = Instant::now() - Duration::from_millis(2856);
-        assert!(c.iteration_done(100.0, 0.5));
+        assert!(!c.iteration_done_at(go + ms(2854), 100.0, 0.5));
+        assert!(c.iteration_done_at(go + ms(2856), 100.0, 0.5));
         // Pure byoyomi and movetime are spent to the end.
         let mut c = Control::new(&signals, &limits(Some(clock(0, 1000, 0)), false), OPTS);
-        c.clock_start = Instant::now() - Duration::from_millis(990);
-        assert!(!c.iteration_done(1.0, 0.0));
+        assert!(!c.iteration_done_at(c.clock_start + ms(990), 1.0, 0.0));
         let movetime = Limits { movetime: Some(Duration::from_millis(100)), ..limits(None, false) };
         let mut c = Control::new(&signals, &movetime, OPTS);
-        c.clock_start = Instant::now() - Duration::from_secs(10);
-        assert!(!c.iteration_done(1.0, 0.0));
+        assert!(!c.iteration_done_at(c.clock_start + ms(10_000), 1.0, 0.0));
     }
 
     #[test]
@@ -222,13 +237,13 @@ mod tests {
         let signals = Signals::new();
         signals.reset(true);
         let mut c = Control::new(&signals, &limits(Some(clock(0, 100, 0)), true), OPTS);
-        c.clock_start = Instant::now() - Duration::from_secs(10);
-        assert!(!c.must_stop());
-        assert!(!c.iteration_done(1.0, 0.0));
+        let late = c.clock_start + ms(10_000);
+        assert!(!c.must_stop_at(late));
+        assert!(!c.iteration_done_at(late, 1.0, 0.0));
         assert!(c.poll());
         // `stop` ends a ponder search too.
         signals.stop();
-        assert!(c.must_stop());
+        assert!(c.must_stop_at(late));
     }
 
     #[test]
@@ -236,13 +251,12 @@ mod tests {
         let signals = Signals::new();
         signals.reset(true);
         let mut c = Control::new(&signals, &limits(Some(clock(10_000, 0, 0)), true), OPTS);
-        std::thread::sleep(Duration::from_millis(20));
-        signals.ponderhit(Some(clock(5_000, 0, 1_000)));
+        let hit = c.start + ms(20);
+        signals.ponderhit_at(hit, Some(clock(5_000, 0, 1_000)));
         assert!(!c.poll());
         assert_eq!(c.plan, Some(TimePlan::new(clock(5_000, 0, 1_000), &OPTS, 30)));
         // Our clock runs from the ponderhit, not from `go ponder`.
-        assert!(c.clock_start >= c.start + Duration::from_millis(20));
-        assert!(c.clock_start.elapsed() < Duration::from_millis(20));
+        assert_eq!(c.clock_start, hit);
         // Without times the plan of `go ponder` stands, from the ponderhit.
         signals.reset(true);
         let mut c = Control::new(&signals, &limits(Some(clock(10_000, 0, 0)), true), OPTS);

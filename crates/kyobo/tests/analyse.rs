@@ -1,0 +1,114 @@
+//! `kyobo analyse` on games decided by one blunder: the bishop left where a pawn
+//! takes it (▲４四角?? on move 3) must be the move marked `??`, and the record
+//! written back and the HTML report carry the judgement; in a match game with a
+//! rook or bishop left en prise from move 41 on, that move must be the only one
+//! marked `??`.
+
+use std::process::Command;
+
+#[test]
+fn the_blunder_is_marked() {
+    let dir = testdata::ScratchDir::new("analyse");
+    let game = dir.join("blunder.usi");
+    std::fs::write(&game, "position startpos moves 7g7f 3c3d 8h4d 4c4d 2g2f 8c8d 2f2e 8d8e\n")
+        .expect("written");
+    let out = dir.join("blunder.kifu");
+    let html = dir.join("blunder.html");
+    let run = Command::new(env!("CARGO_BIN_EXE_kyobo"))
+        .args(["analyse", "--depth", "4", "--japanese", "--out"])
+        .arg(&out)
+        .arg("--html")
+        .arg(&html)
+        .arg(&game)
+        .output()
+        .expect("kyobo runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let blunders: Vec<&str> = stdout.lines().filter(|l| l.contains(" ?? ")).collect();
+    assert!(!blunders.is_empty(), "{stdout}");
+    assert!(blunders[0].starts_with("move 3 ▲４四角 ??"), "{stdout}");
+    assert!(stdout.contains("Black (▲): accuracy") && stdout.contains("blunders 1"), "{stdout}");
+    let (_, record) = records::read_file(&out).expect("the annotated record");
+    assert_eq!(record.moves.len(), 8);
+    let third = record.moves[2].comments.join(" ");
+    assert!(third.contains("??") && third.contains("best"), "{third}");
+    assert!(record.moves.iter().all(|m| m.comments.iter().any(|c| c.starts_with("kyobo "))));
+    let page = std::fs::read_to_string(&html).expect("the HTML report");
+    assert!(page.contains("<svg class=\"board\"") && page.contains("3 ▲４四角??"), "{page}");
+}
+
+/// A match game from the records crate's fixtures (Kyobo against GPS Shogi at a
+/// second a move), as USI moves.
+fn match_game(file: &str) -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../records/tests/fixtures/cshogi/expected.tsv");
+    let text = std::fs::read_to_string(dir).expect("expected.tsv");
+    let row = text.lines().find(|l| l.starts_with(&format!("{file}\t"))).expect("the game's row");
+    row.split('\t').nth(5).expect("moves").split_whitespace().map(str::to_string).collect()
+}
+
+/// The first move from ply 40 on that leaves a rook or bishop (promoted or not)
+/// where the opponent takes it for nothing: not a capture, not a check, the
+/// square attacked by the opponent and defended by nobody. Returns the game up
+/// to it, the blunder and the capture that answers it.
+fn with_a_blunder(moves: &[String]) -> Option<Vec<String>> {
+    use shogi::{legal_moves, PieceKind, Position};
+    let mut pos = Position::startpos();
+    for (ply, usi) in moves.iter().enumerate() {
+        if ply >= 40 {
+            let me = pos.side_to_move();
+            for &m in legal_moves(&pos).iter() {
+                let big = matches!(
+                    m.kind_after(),
+                    PieceKind::Rook | PieceKind::Bishop | PieceKind::Dragon | PieceKind::Horse
+                );
+                if m.is_drop() || m.is_capture() || !big {
+                    continue;
+                }
+                let mut after = pos.clone();
+                after.do_move(m);
+                let occ = after.occupied();
+                if after.in_check()
+                    || !after.is_attacked(me.flip(), m.to(), occ)
+                    || after.is_attacked(me, m.to(), occ)
+                {
+                    continue;
+                }
+                let Some(take) = legal_moves(&after).iter().copied().find(|r| r.to() == m.to())
+                else {
+                    continue;
+                };
+                let mut line: Vec<String> = moves[..ply].to_vec();
+                line.push(m.to_usi());
+                line.push(take.to_usi());
+                return Some(line);
+            }
+        }
+        let m = pos.parse_usi_move(usi).ok()?;
+        pos.do_move(m);
+    }
+    None
+}
+
+#[test]
+fn a_blunder_put_into_a_match_game_is_marked() {
+    let game = match_game("game04.kif");
+    let line = with_a_blunder(&game).expect("a piece to leave en prise");
+    let blunder_ply = line.len() - 1;
+    let dir = testdata::ScratchDir::new("analyse-match");
+    let path = dir.join("match.usi");
+    std::fs::write(&path, format!("position startpos moves {}\n", line.join(" ")))
+        .expect("written");
+    let run = Command::new(env!("CARGO_BIN_EXE_kyobo"))
+        .args(["analyse", "--depth", "8"])
+        .arg(&path)
+        .output()
+        .expect("kyobo runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    // The only blunder marked is the one put in (at depth 8, 2.5 s in release).
+    let want = format!("move {blunder_ply} {} ?? ", line[blunder_ply - 1]);
+    let blunders: Vec<&str> = stdout.lines().filter(|l| l.contains(" ?? ")).collect();
+    assert_eq!(blunders.len(), 1, "{want}\n{stdout}");
+    assert!(blunders[0].starts_with(&want), "{want}\n{stdout}");
+}

@@ -1,0 +1,82 @@
+//! `kyobo dobutsu solve` and `kyobo dobutsu best` as a user runs them, on a small
+//! root (two lions and two chicks) that solves in a moment. The full game's
+//! figures are checked by the `dobutsu` crate's oracle tests.
+
+use dobutsu::solve::Database;
+use dobutsu::Position;
+use std::process::Command;
+use testdata::ScratchDir;
+
+const SMALL: &str = "1l1/1c1/1C1/1L1 b - 1";
+
+/// Runs `kyobo dobutsu ARGS`; its success and standard output.
+fn dobutsu(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kyobo"))
+        .arg("dobutsu")
+        .args(args)
+        .output()
+        .expect("kyobo runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The number after `label` on the line holding it (`1,234` read as 1234).
+fn figure(text: &str, label: &str) -> u64 {
+    let at = text.find(label).unwrap_or_else(|| panic!("no '{label}' in:\n{text}")) + label.len();
+    let digits: String =
+        text[at..].chars().take_while(|c| c.is_ascii_digit() || *c == ',').collect();
+    digits.replace(',', "").parse().unwrap_or_else(|_| panic!("no number after '{label}'"))
+}
+
+#[test]
+fn solve_writes_a_database_that_best_reads() {
+    let dir = ScratchDir::new("dobutsu-cli");
+    let db_path = dir.join("small.db");
+    let db_arg = db_path.to_str().expect("a UTF-8 path");
+    let (ok, out, err) = dobutsu(&["solve", "--sfen", SMALL, "--threads", "2", "--out", db_arg]);
+    assert!(ok, "{out}\n{err}");
+
+    // The figures printed are the file's.
+    let db = Database::load(&db_path).expect("the database written");
+    let root = Position::from_sfen(SMALL).unwrap();
+    let reachable = figure(&out, "positions reachable from the root: ");
+    let over = figure(&out, "the game over in ");
+    let stored = figure(&out, "stored: ");
+    assert_eq!(stored, db.stored());
+    assert_eq!(reachable, over + stored, "{out}");
+    let (wins, draws, losses, _) = db.counts();
+    assert_eq!(reachable, wins + draws + losses, "{out}");
+    let value = db.value(root).expect("the root is stored");
+    assert!(out.contains(&format!("the root: {value}")), "{out}");
+    assert!(out.contains("database written to"), "{out}");
+
+    // `best` lists every legal move with the database's value, best first.
+    let (ok, best, err) = dobutsu(&["best", SMALL, "--db", db_arg]);
+    assert!(ok, "{err}");
+    let mut legal = Vec::new();
+    root.legal_moves(&mut legal);
+    let listed: Vec<&str> = best.lines().skip(1).collect();
+    assert_eq!(listed.len(), legal.len(), "{best}");
+    for ((m, v), line) in db.best(root).unwrap().into_iter().zip(&listed) {
+        assert!(line.starts_with(&m.to_string()) && line.ends_with(&v.to_string()), "{line}");
+    }
+    assert!(best.lines().next().unwrap().ends_with(&format!(": {value}")), "{best}");
+
+    // A position the database does not hold: a search to depth 9 instead, with
+    // a line for each legal move.
+    let (ok, fallback, err) = dobutsu(&["best", "startpos", "--db", db_arg]);
+    assert!(ok, "{err}");
+    assert!(fallback.contains("not reachable") && fallback.contains("a search to depth 9"));
+    assert_eq!(fallback.lines().count(), 1 + 4, "the start's four moves:\n{fallback}");
+    for m in ["b3b2", "b4a3", "b4c3", "c4c3"] {
+        assert!(fallback.lines().any(|l| l.starts_with(m)), "{m}:\n{fallback}");
+    }
+
+    // A missing database is an error that says how to make one.
+    let (ok, _, err) = dobutsu(&["best", SMALL, "--db", dir.join("none.db").to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("kyobo dobutsu solve --out"), "{err}");
+}

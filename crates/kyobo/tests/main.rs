@@ -1,0 +1,16 @@
+//! The integration tests of `kyobo`, one binary (each file is a module). The tests
+//! that time a real process are the binary `timed` (tests/timed/).
+
+mod analyse;
+mod bench;
+mod cli_output;
+mod common;
+mod convert;
+mod dobutsu_cli;
+mod hostile_input;
+mod japanese;
+mod usi;
+mod usi_book;
+mod usi_corners;
+mod usi_dobutsu;
+mod usi_nnue;

@@ -1,0 +1,6 @@
+//! The integration tests of this crate, one binary (each file is a module).
+
+mod abc;
+mod common;
+mod textbook;
+mod tictactoe;
