@@ -4,7 +4,7 @@ into Kyobo's (`crates/eval/examples/tune.rs --score-column 3`).
 
 `tools/gps_label.py` asks `gpsusi` for a depth-4 search: about ten positions a second
 on two cores. This asks `gpsshell` (the same library's command shell) for its `eval`
-of each position instead: about 1,500 a second per core, so that a session can label
+of each position instead: about 1,500 a second per core, so that one run can label
 the hundreds of thousands of positions that fitting richer terms needs. On quiet
 positions of Kyobo-GPS games the static evaluation correlates 0.95 with the depth-4
 scores. Reads lines `SFEN<TAB>result[<TAB>...]` (result from Black's side) and writes

@@ -3,7 +3,7 @@
 
 Openings come from ../shared/data/openings/taya36.sfen (36 plies each), each played
 with both colours; with --startpos every game starts from the start position (colours
-alternating), for the engines' own openings (an opening book, RandomOpeningPly). The summary adds the counts the issue asks to watch: illegal
+alternating), for the engines' own openings (an opening book, RandomOpeningPly). The summary adds the reliability counts: illegal
 moves and time losses (cshogi's referee prints them in Japanese).
 
 Examples (from the repository root, after `cargo build --release -p kyobo`):

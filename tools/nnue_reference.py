@@ -2,7 +2,7 @@
 """Reference values for Kyobo's NNUE evaluation: YaneuraOu's NNUE edition's static
 evaluation (USI command `e`) of positions from real games, with a network of random
 weights that Kyobo writes (`kyobo-lab nnue-random`, the same seed the
-test uses). The output is the fixture `crates/eval/tests/data/nnue_reference.txt`
+test uses). The output is the fixture `crates/shogi-game/tests/data/nnue_reference.txt`
 that `crates/eval/tests/nnue_reference.rs` checks, so the tests need neither
 YaneuraOu nor Python.
 
@@ -19,7 +19,7 @@ and then, from Kyobo's repository root:
 
     cargo build --release -p lab
     python3 tools/nnue_reference.py --yaneuraou PATH/YaneuraOu-by-gcc \\
-        > crates/eval/tests/data/nnue_reference.txt
+        > crates/shogi-game/tests/data/nnue_reference.txt
 
 The script checks that YaneuraOu reads Kyobo's file without a warning.
 

@@ -4,7 +4,7 @@
 alternated round by round (the machine is shared: compare the ratio, and its median
 over the rounds).
 
-Positions: every `--every`-th line of crates/eval/tests/data/nnue_reference.txt
+Positions: every `--every`-th line of crates/shogi-game/tests/data/nnue_reference.txt
 (positions of Kyobo's refereed games). Example, from the repository root:
 
     python3 tools/nnue_speed.py --yaneuraou PATH/YaneuraOu-by-gcc --eval-dir DIR \\
@@ -73,7 +73,7 @@ def main():
     parser.add_argument("--every", type=int, default=100)
     args = parser.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    with open(os.path.join(root, "crates/eval/tests/data/nnue_reference.txt")) as f:
+    with open(os.path.join(root, "crates/shogi-game/tests/data/nnue_reference.txt")) as f:
         sfens = [line.split("\t")[0] for line in f if not line.startswith("#")][:: args.every]
     common = ["setoption name Threads value 1", "setoption name USI_Hash value 64"]
     engines = [

@@ -45,7 +45,7 @@ enum Command {
     /// winning chances it loses (?! ? ??), the record written back annotated.
     Analyse(analyse_cmd::AnalyseArgs),
     /// Play on a CSA server (floodgate): log in, play N games with a USI engine,
-    /// save their records. See docs/FLOODGATE.md.
+    /// save their records. See docs/csa.md.
     Csa(csa::CsaArgs),
     /// Opening books (YaneuraOu's text format): build one from game records, give
     /// its moves Kyobo's search values, sort it, look a position up.

@@ -158,7 +158,7 @@ mod tests {
     #[test]
     fn lists_and_judges_moves() {
         shogi::attacks::init();
-        // Figure 1 of the seed: the rook on 26 after the 2nd-file exchange.
+        // Figure 1 of KFEnd's bad-shape article: the rook on 26 after the 2nd-file exchange.
         let fig1 = moves("2g2f 8c8d 2f2e 8d8e 2e2d 2c2d 2h2d P*2c 2d2f 4a3b");
         let pos = position("startpos", &fig1).unwrap();
         let verdict = judgement(&pos, Some("2f3f"), false).unwrap();

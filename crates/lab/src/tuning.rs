@@ -1,4 +1,4 @@
-//! The arithmetic of the Texel tuner (`examples/tune.rs`), apart from reading files
+//! The arithmetic of the Texel tuner (`kyobo-lab tune`), apart from reading files
 //! and flags, so that it can be tested.
 //!
 //! A position with features `f` ([`Features`]) and weights `w` evaluates to

@@ -9,7 +9,7 @@
 //! - [`qsearch`]: quiescence search, for any algorithm, in a table of its choice.
 //! - [`engine`]: the engine layer — limits, time control, threads, stop and
 //!   ponder, reports, MultiPV — running any [`engine::Searcher`].
-//! - [`abc`]: ABC search, KFEnd's alpha-beta-conspiracy search (seed 000).
+//! - [`abc`]: ABC search, KFEnd's alpha-beta-conspiracy search (KFEnd's ABC article).
 //! - [`pvs`]: the classical algorithm — PVS with aspiration windows, transposition
 //!   table, staged ordering, pruning, reductions and extensions.
 //! - [`time`]: time management for byoyomi, Fischer increment and sudden death.

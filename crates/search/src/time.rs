@@ -251,7 +251,7 @@ mod tests {
         assert_eq!(ms(TimePlan::fixed(0, &OPTS)), (2, 2));
     }
 
-    /// The table of the README ("Time per move"): the optimum and the maximum at
+    /// The table of docs/usi.md ("Time per move"): the optimum and the maximum at
     /// the first move with the default options (and floodgate's for floodgate).
     #[test]
     fn the_readme_table() {

@@ -137,7 +137,7 @@ fn cut(node: &str, kind: CutKind, pruned: &[&str]) -> (String, CutKind, Vec<Stri
 }
 
 /// Exercise 13's questions (2), (5) and (6) on the exercise tree, worked by hand
-/// with the seed's fail-hard negamax (`m` starts at alpha; a cut when `m >= beta`).
+/// with Sakuta's fail-hard negamax (his αβ lecture notes) (`m` starts at alpha; a cut when `m >= beta`).
 #[test]
 fn exercise_13_questions_answered() {
     let tree = TreeGame::parse(EXERCISE).unwrap();

@@ -11,7 +11,7 @@
 //! when the best move captures, only moves capturing the same piece qualify).
 //!
 //! Order (the checks and their exact conditions are in `bad_shape/checks.rs`): the
-//! seed's own examples first (a rook onto its pawn's head, a gold into the wall, a
+//! article's own examples first (a rook onto its pawn's head, a gold into the wall, a
 //! rook to its own edge, shut in or to its own third rank, a king or gold leaving a
 //! finished castle, a wall beside the king), then the other golds', silvers',
 //! bishops', knights' and pawns' ugly moves, the rook beside its king, the king's
@@ -26,7 +26,7 @@
 //!   rank 7. Checks that concern one side of the board (castles, walls) also try
 //!   the mirror image (file `f` ↔ `10 - f`) where noted.
 //! - A capture is natural and is judged only by the checks that say so (the gold
-//!   recapture into the wall, Figure 2 of the seed); a side in check has no
+//!   recapture into the wall, Figure 2 of KFEnd's bad-shape article); a side in check has no
 //!   bad-shape move (the evasion is forced, and the answer is never "bad").
 //! - A check may exempt a move with a visible purpose: a piece fleeing an attack
 //!   ([`Shape::flees`]), one that hits a loose enemy piece

@@ -7,7 +7,7 @@
 //! together (`Engine::search_among`), several lines at once as MultiPV does, so
 //! that M1 and each candidate have exact values at the same depth.
 //!
-//! Better than KFEnd: the seed reports its own flaw (Figure 5): M2 = △38歩 was
+//! Better than KFEnd: KFEnd's article reports its own flaw (Figure 5): M2 = △38歩 was
 //! played only for M1 = △92飛 to follow two plies later, a wasted move. A
 //! candidate whose principal variation plays M1 again, or any bad-shape move of
 //! ours, within the next few of our moves, is passed over for the next one.
@@ -28,7 +28,7 @@ pub struct ShapeRule {
     /// Candidates searched besides M1 (the MultiPV lines are these plus one).
     pub candidates: usize,
     /// Our own later moves of a candidate's line that are looked at for M1 or bad
-    /// shape (the seed's wasted move came at our next move).
+    /// shape (KFEnd's wasted move came at our next move).
     pub own_moves_ahead: usize,
 }
 
@@ -185,7 +185,7 @@ mod tests {
         p
     }
 
-    /// The seed's Figure 2: after △77角成, ▲77同金 is bad shape and gives way
+    /// Figure 2 of KFEnd's bad-shape article: after △77角成, ▲77同金 is bad shape and gives way
     /// only to another capture of the horse on 77: ▲77同銀 or ▲77同桂.
     #[test]
     fn a_capture_gives_way_only_to_a_capture_of_the_same_piece() {

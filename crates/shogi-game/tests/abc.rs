@@ -13,7 +13,7 @@ const POSITIONS: [&str; 4] = [
     "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
 ];
 
-/// The seed's count of conspiracy depth (no count of the line's length, no null
+/// KFEnd's count of conspiracy depth (no count of the line's length, no null
 /// move) with Δ 250, which the tests of single refinements below are written
 /// for: with the defaults' Δ 750 nearly every sibling counts as close, and few
 /// lines are forced.
@@ -57,7 +57,7 @@ fn leaf_plies(options: &[(&str, i64)], threshold: i32) -> (f64, f64) {
 }
 
 /// Forced lines lie deeper than open ones: ABC's conspiracy depth lets them run
-/// on. With the seed's count and KFEnd's quiescence keys by more than half as
+/// on. With KFEnd's count and KFEnd's quiescence keys by more than half as
 /// much again (7.7 plies against 4.3 with the root window closing above the last
 /// value, so that lines end sooner by the `key ≥ β` case; 13.6 against 8.4 with
 /// it open); with searched values as keys by less (4.4 against 3.6; 12.8 against
@@ -75,7 +75,7 @@ fn forced_lines_are_searched_deeper_than_open_ones() {
     assert!(forced_mean > open_mean, "forced {forced_mean:.2} plies, open {open_mean:.2}");
 }
 
-/// Searches `positions` to threshold `threshold` with the seed's count and the
+/// Searches `positions` to threshold `threshold` with KFEnd's count and the
 /// switch `option` off and on (every best move legal) and checks that ABC's
 /// counter `counter` counts something only with it on.
 fn counts_only_with(option: &str, counter: &str, positions: &[&str], threshold: i32) {

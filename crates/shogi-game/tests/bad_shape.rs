@@ -1,5 +1,5 @@
 //! The bad-shape checks (`shogi_game::bad_shape`): for every check a move it fires on and
-//! a move it must not fire on, the seed's Figures 1-4 rebuilt as positions, the
+//! a move it must not fire on, the Figures of KFEnd's bad-shape article 1-4 rebuilt as positions, the
 //! mover's relative view for both colours, and the record replay behind
 //! `kyobo shape --rates`.
 

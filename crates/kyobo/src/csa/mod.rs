@@ -14,7 +14,7 @@
 //! - [`client`]: login, agree, play, results, games in a row, reconnection.
 //!
 //! Settings come from a TOML file (`--config`) and flags; a flag wins over the
-//! file. See docs/FLOODGATE.md.
+//! file. See docs/csa.md.
 
 pub mod client;
 pub mod clock;

@@ -28,7 +28,7 @@ const SPINS: [(&str, i64, i64, i64); 11] = [
     ("RandomOpeningPly", 0, 0, 1000),
     ("RandomOpeningMargin", 30, 0, 10_000),
     ("RandomOpeningWidth", 4, 2, 32),
-    // The seed of the book's and the random opening's choices; 0: from the clock,
+    // What starts the book's and the random opening's draws; 0: from the clock,
     // different for each engine started.
     ("RandomSeed", 0, 0, 2_147_483_647),
 ];

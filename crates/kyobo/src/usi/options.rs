@@ -76,7 +76,7 @@ impl Default for Options {
             ponder: false,
             threads: 1,
             multipv: 1,
-            // For a GUI on the same machine; see the README for servers.
+            // For a GUI on the same machine; see docs/usi.md for servers.
             network_delay: 0,
             network_delay2: 100,
             minimum_thinking_time: 0,

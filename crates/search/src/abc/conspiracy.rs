@@ -1,4 +1,4 @@
-//! Conspiracy depth and the termination test of ABC search (seed 000, after
+//! Conspiracy depth and the termination test of ABC search (KFEnd's ABC article, after
 //! McAllester and Yuret).
 //!
 //! Every node on the current line keeps its *head*: the moves it kept, each with
@@ -11,7 +11,7 @@
 //!     k = the moves of that head not being searched whose key is above v − Δ
 //! ```
 //!
-//! with `SFunc(c) = min(c, cap)`, plus, beyond the seed, each head's penalty
+//! with `SFunc(c) = min(c, cap)`, plus, beyond KFEnd's article, each head's penalty
 //! (`ABC_LateMoves`) and `⌊plies / N⌋` for a line of `plies` plies where
 //! `plies_per_depth` N is set (`ABC_PliesPerDepth`). A node reached by a move
 //! of key `v` from a parent of side `t` and window `(α, β)` is a leaf when
@@ -51,7 +51,7 @@ pub struct Head<M> {
     /// key is a value or a lower bound (not counted as an alternative).
     pub pruned: Option<(M, Value)>,
     /// What the move being searched adds to both sides' conspiracy depths beyond
-    /// SFunc: a late move's lines end sooner (`ABC_LateMoves`; 0 as the seed).
+    /// SFunc: a late move's lines end sooner (`ABC_LateMoves`; 0 as in KFEnd's article).
     pub penalty: usize,
 }
 
@@ -76,7 +76,7 @@ pub struct Conspiracy {
     /// Each side's threshold, by `Side::index`.
     pub thresholds: [usize; 2],
     /// Every this many plies of a line add 1 to both sides' depths (0: none,
-    /// as the seed): a line where neither side has alternatives within Δ, a
+    /// as in KFEnd's article): a line where neither side has alternatives within Δ, a
     /// melee of captures and drops, still ends.
     pub plies_per_depth: usize,
 }
@@ -193,7 +193,7 @@ mod tests {
     const FIRST: Side = Side::First;
     const SECOND: Side = Side::Second;
 
-    /// The line of the seed's Figure 2, worked by hand: First to move at plies 0
+    /// The line of Figure 2 of KFEnd's ABC article, worked by hand: First to move at plies 0
     /// and 2, Second at 1 and 3; the move searched at each head is marked.
     fn line() -> Vec<Head<u32>> {
         vec![
@@ -243,7 +243,7 @@ mod tests {
             assert_eq!(c.depth(&heads, SECOND, -310), 3 + added, "every {n} plies");
             assert_eq!(c.depth(&heads, FIRST, 10_000), added, "every {n} plies");
         }
-        // Inside the window First's depth at 310 is 2 < 3 as the seed counts; a
+        // Inside the window First's depth at 310 is 2 < 3 as KFEnd counts; a
         // line of four plies counting one more ends there.
         assert!(!seed.terminates(&heads, SECOND, -400, -200, -310));
         let four = Conspiracy { plies_per_depth: 4, ..seed };

@@ -1,4 +1,4 @@
-//! ABC search (alpha-beta-conspiracy search), as KFEnd plays it (seed 000).
+//! ABC search (alpha-beta-conspiracy search), as KFEnd plays it (KFEnd's ABC article).
 //!
 //! A negamax alpha-beta search whose horizon is not a depth but the *conspiracy
 //! depth* of each side (see [`conspiracy`]): a line ends when enough of the
@@ -26,7 +26,7 @@
 //!
 //! Scale: KFEnd's Δ is 50 with a pawn worth 10, five pawns: here `delta` is in
 //! hundredths of the game's unit, 750 by default, seven and a half pawns, with
-//! `plies_per_depth` 4 (below); with the seed's count alone two and a half
+//! `plies_per_depth` 4 (below); with KFEnd's count alone two and a half
 //! pawns scored 47-33 against five in two matches of 40 games at 200 ms a move
 //! (docs/BENCHMARKS.md, "ABC search"). KFEnd's thresholds are 20 for
 //! both sides, reached here by iteration 20 with both offsets 0. The margin of the
@@ -92,13 +92,13 @@
 //!
 //! `plies_per_depth` makes every N plies of a line count 1 towards both sides'
 //! conspiracy depths. Where neither side has a move within Δ of its best, a
-//! melee of captures and drops, the seed's count stays 0 and the line goes on:
+//! melee of captures and drops, KFEnd's count stays 0 and the line goes on:
 //! such lines, 10 to 88 plies long, made nearly all of one threshold's tree on a
 //! quiet middle-game position, so that each threshold cost four to seven times
 //! (there, more than twenty times) the last. By default N is 4, with Δ 750: a
 //! large Δ counts nearly every sibling as an alternative, so quiet lines end
 //! after a few nodes of each side, and the ply count ends the lines that never
-//! had one. Against the seed's count with Δ 250 it scored 74-45-1 at 1 s a move
+//! had one. Against KFEnd's count with Δ 250 it scored 74-45-1 at 1 s a move
 //! (+86 Elo, 95 % +24 … +153; docs/BENCHMARKS.md, "Lines that never end").
 //!
 //! Two ways to find a node's β-cut before every quiet move has a static value
@@ -512,7 +512,7 @@ pub struct Traced<M> {
 }
 
 /// ABC on one thread, iterations 1 to `threshold`, keeping a trace of the last
-/// (small trees and positions: a reader can follow the seed's definitions).
+/// (small trees and positions: a reader can follow KFEnd's definitions).
 ///
 /// # Panics
 /// When a table of 2 MiB cannot be had.
@@ -553,7 +553,7 @@ fn rules_end_or_no_moves<G: Game>(root: &G) -> Value {
 /// The moves a node of ABC's tree in `position` keeps, with their keys, best
 /// first: the node expanded with the window open (so every key is exact), at a
 /// ply where `ABC_Width` applies, with empty tables. For measuring what forward
-/// pruning keeps (`crates/eval/examples/kept_moves.rs`): a move not in the list
+/// pruning keeps (`kyobo-lab kept-moves`): a move not in the list
 /// is never searched there.
 ///
 /// # Panics

@@ -780,7 +780,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
     }
 
     /// The ABC node at `ply`, reached by the move being searched in
-    /// `heads[ply - 1]`, with window `(alpha, beta)`; fail-hard as the seed
+    /// `heads[ply - 1]`, with window `(alpha, beta)`; fail-hard as KFEnd's article
     /// writes it (the value of a leaf is its key, wherever it lies).
     fn node(&mut self, alpha: Value, beta: Value, ply: usize) -> Value {
         // Step 1. Count the node; give up when told to stop.
