@@ -137,7 +137,7 @@ fn every_algorithm_finds_the_constructed_wins() {
         }
         assert_eq!(pos.end(), Some(case.ends_by), "{} after {line:?}", case.sfen);
         // The engines, a few iterations beyond what the win needs.
-        for algorithm in search::engine::ALGORITHMS {
+        for algorithm in search::engine::ALGORITHMS.map(|a| a.name) {
             let iterations = if algorithm == "ABC" { 10 } else { case.plies as i32 + 3 };
             let (v, m) = engine(&g, algorithm, iterations);
             assert_eq!(v, value, "{algorithm} on {}", case.sfen);
@@ -162,7 +162,7 @@ fn every_algorithm_sees_the_loss_after_the_winning_move() {
         for (name, v, _) in textbook(&g, case.plies - 1) {
             assert_eq!(v, value, "{name} after the first move of {}", case.sfen);
         }
-        for algorithm in search::engine::ALGORITHMS {
+        for algorithm in search::engine::ALGORITHMS.map(|a| a.name) {
             let iterations = if algorithm == "ABC" { 10 } else { case.plies as i32 + 2 };
             assert_eq!(engine(&g, algorithm, iterations).0, value, "{algorithm} on {}", case.sfen);
         }

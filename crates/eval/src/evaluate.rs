@@ -1,12 +1,12 @@
 //! The static evaluation from the side to move's point of view.
 
-use crate::incremental::{self, Sums};
-use crate::king_safety::{king_proximity, place};
+use crate::incremental::Sums;
+use crate::king_safety::king_proximity;
 use crate::king_zone::king_safety_both;
 use crate::mobility::slider_mobility;
-use crate::phase::{blend, Pair, ENEMY_KING_PLACE, OWN_KING_PLACE, TEMPO};
+use crate::phase::{blend, TEMPO};
 use crate::threats::threats;
-use shogi::{Color, Move, PieceKind, Position, Square};
+use shogi::{Color, Position};
 
 /// `incremental` is the material/piece-square/hand sum (Black's side) and the
 /// progress kept by the caller; see [`crate::incremental`]. Every term is summed as
@@ -20,35 +20,6 @@ pub fn evaluate(pos: &Position, incremental: Sums) -> i32 {
         Color::White => -black,
     };
     blend(v + threats(pos) + TEMPO, incremental.progress)
-}
-
-/// A cheap estimate of what `m` changes in the static value, from the mover's
-/// side: the incremental terms (material, piece-square, hand) and the moved
-/// piece's places relative to both kings, blended at the position's phase. It
-/// leaves out king safety, mobility and threats, so it ranks a position's moves
-/// for a first cut, never values them. `None` for a king move (every piece's
-/// place changes) and a position without both kings.
-pub fn move_estimate(pos: &Position, incremental: Sums, m: Move) -> Option<i32> {
-    let us = pos.side_to_move();
-    let (own_king, enemy_king) = (pos.king_square(us)?, pos.king_square(us.flip())?);
-    if m.moved_kind() == PieceKind::King {
-        return None;
-    }
-    let placed = |kind: PieceKind, sq: Square, owner: Color, own: Square, enemy: Square| {
-        OWN_KING_PLACE[kind.index()][place(sq, own, owner)]
-            + ENEMY_KING_PLACE[kind.index()][place(sq, enemy, owner)]
-    };
-    // From the mover's side: `delta` is Black's.
-    let sign: Pair = if us == Color::Black { 1 } else { -1 };
-    let sums = incremental::delta(pos, m);
-    let mut change = sign * sums.score + placed(m.kind_after(), m.to(), us, own_king, enemy_king);
-    if !m.is_drop() {
-        change -= placed(m.moved_kind(), m.from(), us, own_king, enemy_king);
-    }
-    if let Some(captured) = m.captured() {
-        change += placed(captured, m.to(), us.flip(), enemy_king, own_king);
-    }
-    Some(blend(change, incremental.progress + sums.progress))
 }
 
 /// The evaluation of a position term by term, from the side to move's point of
@@ -128,39 +99,6 @@ mod tests {
         assert!(v > margin, "{v}");
         let w = eval_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
         assert!(w < -margin, "{w}");
-    }
-
-    /// `move_estimate` is exactly the change, from the mover's side, of the
-    /// incremental sums and of the king-place terms, blended at the phase after
-    /// the move: the parts of the evaluation it claims to follow.
-    #[test]
-    fn the_estimate_is_the_change_of_its_terms() {
-        shogi::attacks::init();
-        let terms = |pos: &Position| full(pos).score + king_proximity(pos);
-        let mut checked = 0;
-        for sfen in [
-            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-            "ln1g3nl/1r1sk1g2/p1pppp1pp/6p2/1p7/2P6/PP1PPPP1P/1BG3SR1/LN2KG1NL b BSp 25",
-            "ln1g3nl/1r1sk1g2/p1pppp1pp/6p2/1p7/2P6/PP1PPPP1P/1BG3SR1/LN2KG1NL w BSp 25",
-            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
-            "lr5nl/3g1kg2/2n1pps1p/p1ps2p2/1p5P1/P1PSP1P1P/1PS2P3/2GK1G3/LN5RL b Bbnp 41",
-        ] {
-            let pos = Position::from_sfen(sfen).unwrap();
-            let sign = if pos.side_to_move() == Color::Black { 1 } else { -1 };
-            for m in shogi::legal_moves(&pos).iter().copied() {
-                let estimate = move_estimate(&pos, full(&pos), m);
-                if m.moved_kind() == PieceKind::King {
-                    assert_eq!(estimate, None);
-                    continue;
-                }
-                let mut after = pos.clone();
-                after.do_move(m);
-                let change = sign * (terms(&after) - terms(&pos));
-                assert_eq!(estimate, Some(blend(change, full(&after).progress)), "{sfen} {m}");
-                checked += 1;
-            }
-        }
-        assert!(checked > 200, "{checked} moves checked");
     }
 
     #[test]

@@ -48,7 +48,7 @@ fn handshake_names_the_engine_and_its_options() {
 /// A game of 24 moves with each search algorithm, as a GUI plays it.
 #[test]
 fn a_full_game_session_with_legal_moves_only() {
-    for algorithm in search::engine::ALGORITHMS {
+    for algorithm in search::engine::ALGORITHMS.map(|a| a.name) {
         full_game(algorithm);
     }
 }
@@ -162,7 +162,7 @@ fn a_declarable_position_answers_win() {
 /// Every field of `info`, and three MultiPV lines, with each algorithm.
 #[test]
 fn info_lines_carry_the_required_fields_and_multipv() {
-    for algorithm in search::engine::ALGORITHMS {
+    for algorithm in search::engine::ALGORITHMS.map(|a| a.name) {
         info_lines_with(algorithm);
     }
 }
@@ -223,7 +223,7 @@ fn perpetual_check_is_avoided() {
 /// ignored), with each algorithm.
 #[test]
 fn searchmoves_keeps_to_the_moves_given() {
-    for algorithm in search::engine::ALGORITHMS {
+    for algorithm in search::engine::ALGORITHMS.map(|a| a.name) {
         let mut gui = Gui::start();
         gui.handshake();
         gui.send(&format!("setoption name SearchAlgorithm value {algorithm}"));

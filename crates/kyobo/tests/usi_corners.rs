@@ -46,7 +46,7 @@ fn nothing_after_gameover_but_what_is_asked() {
 /// With each algorithm.
 #[test]
 fn stop_during_ponder_answers_a_legal_move_and_a_legal_ponder_move() {
-    for algorithm in search::engine::ALGORITHMS {
+    for algorithm in search::engine::ALGORITHMS.map(|a| a.name) {
         ponder_with(algorithm);
     }
 }

@@ -196,15 +196,6 @@ pub trait Game: Clone + Send + 'static {
         out.extend(moves.iter().map(|&m| self.gives_check(m)));
     }
 
-    /// A cheap estimate of how quiet move `m` changes the static value, from the
-    /// mover's side, to rank a node's quiet moves before their static values are
-    /// computed (ABC's `ABC_QuietEstimates`): only the order of a position's
-    /// estimates matters. `None` where the game has none for the move, which is
-    /// then always valued.
-    fn quiet_estimate(&self, _m: Self::Move) -> Option<Value> {
-        None
-    }
-
     /// The move as 32 bits for the tables (0 reserved for "none"). Default: every
     /// move is stored as none, so the tables keep values but no moves.
     fn encode_move(_m: Self::Move) -> u32 {
@@ -238,13 +229,6 @@ pub trait Game: Clone + Send + 'static {
     /// A move that mates at once, if the game can find one cheaply (not in check).
     fn mate_in_one(&mut self) -> Option<Self::Move> {
         None
-    }
-
-    /// Whether the side that has just moved would mate at once if the side to
-    /// move passed: a threat of mate in one (false in check, and where the game
-    /// cannot tell cheaply).
-    fn threatens_mate_in_one(&mut self) -> bool {
-        false
     }
 
     /// Whether the opponent could end the game on its next move by a rule alone

@@ -13,12 +13,14 @@
 //! - [`pvs`]: the classical algorithm — PVS with aspiration windows, transposition
 //!   table, staged ordering, pruning, reductions and extensions.
 //! - [`time`]: time management for byoyomi, Fischer increment and sudden death.
+//! - [`options`]: the algorithms' numeric options, each declared once.
 
 pub mod abc;
 pub mod engine;
 pub mod game;
 pub mod history;
 pub mod limits;
+pub mod options;
 pub mod picker;
 pub mod plies;
 pub mod pvs;

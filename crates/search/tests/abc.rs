@@ -43,16 +43,12 @@ fn with_thresholds_too_large_to_end_a_line_abc_is_minimax() {
         for options in [
             &[("ABC_SearchedKeys", 0)][..],
             &[("ABC_SearchedKeys", 1)],
-            &[("ABC_Scout", 1), ("ABC_SearchedKeys", 0)],
-            &[("ABC_Scout", 1), ("ABC_SearchedKeys", 1)],
             // KFEnd's root window, open above (the default closes it 300
             // above the last iteration's value).
             &[("ABC_RootAspiration", 0)],
             // Root moves fail high above these windows and are searched again.
-            // (Killer moves never recur in a tree, whose moves are its nodes:
-            // `ABC_Killers` is tested on shogi positions, in the eval crate.)
             &[("ABC_RootAspiration", 5)],
-            &[("ABC_RootAspiration", 40), ("ABC_Scout", 1)],
+            &[("ABC_RootAspiration", 40)],
         ] {
             let r = abc(&tree, 8, options);
             assert_eq!(r.score, expected, "{options:?} {text}");
@@ -84,36 +80,27 @@ fn correlated_tree(rng: &mut Lcg, depth: u32, value: i32, counter: &mut u32) -> 
 }
 
 /// Keeping the searched values as the next iteration's keys
-/// (`ABC_SearchedKeys`) searches fewer nodes, with every move searched with the
-/// node's window and with the later ones searched with a null window first
-/// (`ABC_Scout`), on trees whose evaluations say something of the values below
-/// them, with thresholds that end no line early (the value stays minimax).
-/// (On these trees the null windows alone cost nodes, the static order being
-/// poor; on shogi positions they save most: docs/BENCHMARKS.md.)
+/// (`ABC_SearchedKeys`) searches fewer nodes on trees whose evaluations say
+/// something of the values below them, with thresholds that end no line early
+/// (the value stays minimax).
 #[test]
 fn searched_keys_save_nodes() {
     let mut rng = Lcg(31);
-    let mut nodes = [0u64; 4];
+    let mut nodes = [0u64; 2];
     for _ in 0..60 {
         let mut c = 0;
         let text = correlated_tree(&mut rng, 6, 0, &mut c);
         let tree = TreeGame::parse(&text).unwrap();
         let expected = minimax(&tree, 6, &mut NoTrace).value;
-        let options: [&[(&str, i64)]; 4] = [
-            &[("ABC_SearchedKeys", 0)],
-            &[("ABC_SearchedKeys", 1)],
-            &[("ABC_Scout", 1), ("ABC_SearchedKeys", 0)],
-            &[("ABC_Scout", 1), ("ABC_SearchedKeys", 1)],
-        ];
+        let options: [&[(&str, i64)]; 2] = [&[("ABC_SearchedKeys", 0)], &[("ABC_SearchedKeys", 1)]];
         for (n, o) in nodes.iter_mut().zip(options) {
             let r = abc(&tree, 13, o);
             assert_eq!(r.score, expected, "{o:?} {text}");
             *n += counter(&r, "abc_nodes");
         }
     }
-    let [plain, searched, scout, both] = nodes;
+    let [plain, searched] = nodes;
     assert!(searched < plain, "with searched keys {searched} nodes, without {plain}");
-    assert!(both < scout, "scout with searched keys {both} nodes, without {scout}");
 }
 
 /// With small thresholds and Δ lines do end early; the early β-cut (a key at or
@@ -161,17 +148,3 @@ fn small_thresholds_end_lines_early() {
     assert!(counter(&r, "abc_nodes") < abc(&tree, 12, &[("ABC_Delta", 100)]).nodes);
 }
 
-/// `ABC_PrunedValues`: a move forward pruning leaves out still counts with its
-/// key. At A, Black's two replies have the same key (−10 from Black's side);
-/// with a width of one, Y is kept (generated first) and X is pruned. Y's search
-/// finds Q (80 for White): without the option the root is worth 80, with it
-/// Black takes X's key and the root is worth 10.
-#[test]
-fn a_pruned_move_counts_with_its_key() {
-    let tree = TreeGame::parse("R(A(Y:10(Q:80) X:10(P:-100)))").unwrap();
-    let narrow = [("ABC_Width", 1), ("ABC_Captures", 0)];
-    let without = abc(&tree, 8, &narrow);
-    let with = abc(&tree, 8, &[narrow[0], narrow[1], ("ABC_PrunedValues", 1)]);
-    assert_eq!(without.score, 80);
-    assert_eq!(with.score, 10);
-}

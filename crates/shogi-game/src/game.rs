@@ -276,24 +276,6 @@ impl Game for ShogiGame {
         crate::mate1::mate_in_one(&mut self.pos)
     }
 
-    /// The incremental terms and the moved piece's places by the kings (see
-    /// [`eval::evaluate::move_estimate`]).
-    #[inline]
-    fn quiet_estimate(&self, m: Move) -> Option<Value> {
-        eval::evaluate::move_estimate(&self.pos, self.sums.last().copied().unwrap_or_default(), m)
-    }
-
-    /// Passes for the side to move and tries every check of the side that moved.
-    fn threatens_mate_in_one(&mut self) -> bool {
-        if self.pos.in_check() {
-            return false;
-        }
-        self.pos.do_null_move();
-        let threat = crate::mate1::mate_in_one(&mut self.pos).is_some();
-        self.pos.undo_null_move();
-        threat
-    }
-
     #[inline]
     fn history_index(&self, m: Move) -> usize {
         let color = self.pos.side_to_move().index();
@@ -374,68 +356,6 @@ mod tests {
         while let Some(m) = played.pop() {
             game.unmake_move(m);
             assert_eq!(game.evaluate(), fresh(&game));
-        }
-    }
-
-    /// A quiet silver step that lets a dropped gold mate is a threat; the same
-    /// position before it, a check, and a step that threatens nothing are not.
-    #[test]
-    fn a_threat_of_mate_in_one_is_seen_after_the_move() {
-        shogi::attacks::init();
-        let mut game =
-            ShogiGame::new(Position::from_sfen("4k4/9/9/4S4/9/9/9/9/4K4 b G 1").unwrap());
-        let play = |game: &mut ShogiGame, usi: &str| {
-            let m = game.pos.parse_usi_move(usi).unwrap();
-            game.make_move(m);
-            m
-        };
-        let step = play(&mut game, "5d5c");
-        assert!(!game.in_check());
-        assert!(game.threatens_mate_in_one(), "G*5b mates after 5d5c");
-        game.unmake_move(step);
-        let away = play(&mut game, "5d4e");
-        assert!(!game.threatens_mate_in_one(), "5d4e threatens nothing");
-        game.unmake_move(away);
-        play(&mut game, "G*5b");
-        assert!(game.in_check() && !game.threatens_mate_in_one(), "in check: no threat asked");
-    }
-
-    #[test]
-    fn moves_survive_encoding() {
-        let pos = Position::from_sfen(
-            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
-        )
-        .unwrap();
-        let game = ShogiGame::new(pos);
-        let mut moves = Vec::new();
-        game.legal_moves(&mut moves);
-        for &m in &moves {
-            assert_eq!(ShogiGame::decode_move(ShogiGame::encode_move(m)), m);
-            assert!(game.is_legal(m), "{m}");
-        }
-    }
-
-    #[test]
-    fn generation_stages_partition_the_legal_moves() {
-        let mut game = ShogiGame::new(Position::startpos());
-        let mut seed = 5u64;
-        for _ in 0..200 {
-            let mut all = Vec::new();
-            game.legal_moves(&mut all);
-            if all.is_empty() {
-                break;
-            }
-            if !game.in_check() {
-                let mut staged = Vec::new();
-                game.tactical_moves(&mut staged);
-                assert!(staged.iter().all(|&m| game.is_tactical(m)));
-                let n = staged.len();
-                game.quiet_moves(&mut staged);
-                assert!(staged[n..].iter().all(|&m| !game.is_tactical(m)));
-                assert_eq!(staged.len(), all.len());
-            }
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            game.make_move(all[(seed >> 33) as usize % all.len()]);
         }
     }
 }

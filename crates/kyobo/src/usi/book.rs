@@ -2,134 +2,80 @@
 //! YaneuraOu's documentation), the book file opened, and the book move of a
 //! position. Also the opening variety without a book (`RandomOpening…`).
 
-use super::command::excerpt;
 use book::{flip_move, flip_sfen, split_ply, Book, BookMove, Policy, Rng};
 use shogi::{Color, Move, Position};
 
-/// `(name, default)` of the check options.
-const CHECKS: [(&str, bool); 6] = [
-    ("USI_OwnBook", true),
-    ("ConsiderBookMoveCount", true),
-    ("NarrowBook", false),
-    ("IgnoreBookPly", false),
-    ("FlippedBook", true),
-    ("BookOnTheFly", true),
-];
-
-/// `(name, default, min, max)` of the spin options.
-const SPINS: [(&str, i64, i64, i64); 11] = [
-    ("BookMoves", 16, 0, 10_000),
-    ("BookIgnoreRate", 0, 0, 100),
-    ("BookEvalDiff", 30, 0, 99_999),
-    ("BookEvalBlackLimit", 0, -99_999, 99_999),
-    ("BookEvalWhiteLimit", -140, -99_999, 99_999),
-    ("BookDepthLimit", 0, 0, 99_999),
-    ("BookPvMoves", 8, 1, 246),
-    ("RandomOpeningPly", 0, 0, 1000),
-    ("RandomOpeningMargin", 30, 0, 10_000),
-    ("RandomOpeningWidth", 4, 2, 32),
-    // What starts the book's and the random opening's draws; 0: from the clock,
-    // different for each engine started.
-    ("RandomSeed", 0, 0, 2_147_483_647),
-];
+use super::command::excerpt;
+use super::declare::{usi_options, Kind};
 
 /// `BookFile`'s value that means no book.
 pub const NO_BOOK: &str = "no_book";
 
-/// The book's options as `setoption` left them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BookOptions {
-    checks: [bool; CHECKS.len()],
-    spins: [i64; SPINS.len()],
-    /// A path (relative to the engine's working directory), or `no_book`.
-    pub file: String,
-}
-
-impl Default for BookOptions {
-    fn default() -> Self {
-        BookOptions {
-            checks: CHECKS.map(|(_, d)| d),
-            spins: SPINS.map(|(_, d, _, _)| d),
-            file: NO_BOOK.to_string(),
-        }
+usi_options! {
+    /// The book's options as `setoption` left them (named and meant as in
+    /// YaneuraOu's documentation), and the opening variety without a book.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct BookOptions {
+        own_book: bool = ("USI_OwnBook", Kind::Check { default: true }, "use the book at all");
+        /// A path (relative to the engine's working directory), or `no_book`.
+        file: String = ("BookFile", Kind::Text { default: NO_BOOK },
+            "an opening book in YaneuraOu's text format; `no_book`: none");
+        moves: i64 = ("BookMoves", Kind::Spin { default: 16, min: 0, max: 10_000 },
+            "use the book up to this move number");
+        ignore_rate: u32 = ("BookIgnoreRate", Kind::Spin { default: 0, min: 0, max: 100 },
+            "percent of the moves for which the book is not asked");
+        eval_diff: i32 = ("BookEvalDiff", Kind::Spin { default: 30, min: 0, max: 99_999 },
+            "leave out moves valued more than this (centipawns) below the best book move");
+        eval_black_limit: i32 = ("BookEvalBlackLimit",
+            Kind::Spin { default: 0, min: -99_999, max: 99_999 },
+            "leave out moves valued below this for Black");
+        eval_white_limit: i32 = ("BookEvalWhiteLimit",
+            Kind::Spin { default: -140, min: -99_999, max: 99_999 },
+            "leave out moves valued below this for White");
+        depth_limit: i32 = ("BookDepthLimit", Kind::Spin { default: 0, min: 0, max: 99_999 },
+            "leave out moves whose value comes from a shallower search (0: any)");
+        consider_count: bool = ("ConsiderBookMoveCount", Kind::Check { default: true },
+            "weight by how often a move was played (else all alike)");
+        narrow: bool = ("NarrowBook", Kind::Check { default: false },
+            "leave out moves played in under a tenth of the position's games");
+        ignore_ply: bool = ("IgnoreBookPly", Kind::Check { default: false },
+            "find a position whatever its move number");
+        flipped: bool = ("FlippedBook", Kind::Check { default: true },
+            "a position not in the book is looked up turned round (Black's book answers for White)");
+        on_the_fly: bool = ("BookOnTheFly", Kind::Check { default: true },
+            "search the book on disk (false: read it into memory)");
+        pv_moves: i64 = ("BookPvMoves", Kind::Spin { default: 8, min: 1, max: 246 },
+            "length of the book line shown as `pv`");
+        random_opening_ply: i64 = ("RandomOpeningPly", Kind::Spin { default: 0, min: 0, max: 1000 },
+            "without a book move, how many of the first moves are varied (0: off)");
+        random_opening_margin: i32 = ("RandomOpeningMargin",
+            Kind::Spin { default: 30, min: 0, max: 10_000 },
+            "how far (centipawns) below the best a varied move may score");
+        random_opening_width: usize = ("RandomOpeningWidth",
+            Kind::Spin { default: 4, min: 2, max: 32 },
+            "root moves searched with exact values for the variety");
+        random_seed: i64 = ("RandomSeed", Kind::Spin { default: 0, min: 0, max: 2_147_483_647 },
+            "what starts the book's and the variety's draws, the same for the same seed (0: the clock)");
     }
+    plain {}
 }
 
 impl BookOptions {
-    pub fn check(&self, name: &str) -> bool {
-        CHECKS.iter().position(|(n, _)| *n == name).is_some_and(|i| self.checks[i])
-    }
-
-    pub fn spin(&self, name: &str) -> i64 {
-        SPINS.iter().position(|(n, ..)| *n == name).map_or(0, |i| self.spins[i])
-    }
-
     /// Which book moves may be played.
     pub fn policy(&self) -> Policy {
         Policy {
-            eval_diff: self.spin("BookEvalDiff") as i32,
-            black_limit: self.spin("BookEvalBlackLimit") as i32,
-            white_limit: self.spin("BookEvalWhiteLimit") as i32,
-            depth_limit: self.spin("BookDepthLimit") as i32,
-            consider_count: self.check("ConsiderBookMoveCount"),
-            narrow: self.check("NarrowBook"),
+            eval_diff: self.eval_diff,
+            black_limit: self.eval_black_limit,
+            white_limit: self.eval_white_limit,
+            depth_limit: self.depth_limit,
+            consider_count: self.consider_count,
+            narrow: self.narrow,
         }
-    }
-
-    /// The `option …` lines.
-    pub fn declarations() -> Vec<String> {
-        let mut lines: Vec<String> =
-            CHECKS.iter().map(|(n, d)| format!("option name {n} type check default {d}")).collect();
-        lines.push(format!("option name BookFile type string default {NO_BOOK}"));
-        lines.extend(SPINS.iter().map(|(n, d, min, max)| {
-            format!("option name {n} type spin default {d} min {min} max {max}")
-        }));
-        lines
-    }
-
-    /// The option's own spelling, when `name` (any letter case) is one of these.
-    pub fn canonical(name: &str) -> Option<&'static str> {
-        CHECKS
-            .iter()
-            .map(|c| c.0)
-            .chain(std::iter::once("BookFile"))
-            .chain(SPINS.iter().map(|s| s.0))
-            .find(|n| n.eq_ignore_ascii_case(name))
-    }
-
-    /// Applies `setoption` for one of these options; on error nothing changes.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let quoted = excerpt(value);
-        if name == "BookFile" {
-            if value.is_empty() {
-                return Err(format!("BookFile needs a path or {NO_BOOK}"));
-            }
-            self.file = value.to_string();
-            return Ok(());
-        }
-        if let Some(i) = CHECKS.iter().position(|(n, _)| *n == name) {
-            self.checks[i] = match value.to_ascii_lowercase().as_str() {
-                "true" => true,
-                "false" => false,
-                _ => return Err(format!("{name} must be true or false, not '{quoted}'")),
-            };
-            return Ok(());
-        }
-        let Some(i) = SPINS.iter().position(|(n, ..)| *n == name) else {
-            return Err(format!("unknown option '{name}'"));
-        };
-        let (_, _, min, max) = SPINS[i];
-        let v: i64 = value.parse().map_err(|_| format!("{name} needs a number, not '{quoted}'"))?;
-        if v < min || v > max {
-            return Err(format!("{name} must be between {min} and {max}, not {v}"));
-        }
-        self.spins[i] = v;
-        Ok(())
     }
 
     /// Whether the book is wanted at all.
     fn wanted(&self) -> bool {
-        self.check("USI_OwnBook") && !self.file.eq_ignore_ascii_case(NO_BOOK)
+        self.own_book && !self.file.eq_ignore_ascii_case(NO_BOOK)
     }
 }
 
@@ -178,7 +124,7 @@ impl BookState {
             self.opened_for = None;
             return None;
         }
-        let on_disk = o.check("BookOnTheFly");
+        let on_disk = o.on_the_fly;
         let wanted = (o.file.clone(), on_disk);
         if self.opened_for.as_ref() == Some(&wanted) {
             return None;
@@ -214,10 +160,10 @@ impl BookState {
         want_ponder: bool,
         warn: &mut dyn FnMut(String),
     ) -> Option<BookAnswer> {
-        if !o.wanted() || self.book.is_none() || i64::from(pos.game_ply()) > o.spin("BookMoves") {
+        if !o.wanted() || self.book.is_none() || i64::from(pos.game_ply()) > o.moves {
             return None;
         }
-        if self.rng.percent(o.spin("BookIgnoreRate") as u32) {
+        if self.rng.percent(o.ignore_rate) {
             return None;
         }
         let found = self.lookup(pos, o, warn)?;
@@ -269,7 +215,7 @@ impl BookState {
         let mut p = pos.clone();
         p.do_move(first);
         let mut fallback = first_entry.ponder.clone();
-        while (line.len() as i64) < o.spin("BookPvMoves") {
+        while (line.len() as i64) < o.pv_moves {
             let next = match self.lookup(&p, o, &mut *warn) {
                 Some(found) => {
                     let book_moves: Vec<BookMove> =
@@ -305,7 +251,7 @@ impl BookState {
         warn: &mut dyn FnMut(String),
     ) -> Option<Found> {
         let (key, ply) = split_ply(&pos.to_sfen())?;
-        let ply = if o.check("IgnoreBookPly") { None } else { ply };
+        let ply = if o.ignore_ply { None } else { ply };
         let book = self.book.as_mut()?;
         let mut probe = |key: &str| match book.probe(key, ply) {
             Ok(found) => found,
@@ -316,7 +262,7 @@ impl BookState {
         };
         let (moves, flipped) = match probe(&key) {
             Some(moves) => (moves, false),
-            None if o.check("FlippedBook") => (probe(&flip_sfen(&key)?)?, true),
+            None if o.flipped => (probe(&flip_sfen(&key)?)?, true),
             None => return None,
         };
         let mut found = Found { moves: Vec::new(), flipped, illegal: Vec::new() };
@@ -348,8 +294,8 @@ pub fn random_opening_pick(
 ) -> Option<Move> {
     use search::tt::Bound;
     use search::value::Score;
-    let width = o.spin("RandomOpeningWidth") as usize;
-    let margin = o.spin("RandomOpeningMargin") as i32;
+    let width = o.random_opening_width;
+    let margin = o.random_opening_margin;
     // A stopped search leaves the lines it had not reached this iteration with
     // the previous iteration's value, and some with none.
     let mut valued: Vec<(Move, search::Value)> = root_moves
@@ -375,5 +321,5 @@ pub fn random_opening_pick(
 
 /// Whether `RandomOpeningPly` asks for variety at this move.
 pub fn random_opening_here(pos: &Position, o: &BookOptions) -> bool {
-    i64::from(pos.game_ply()) <= o.spin("RandomOpeningPly")
+    i64::from(pos.game_ply()) <= o.random_opening_ply
 }

@@ -132,7 +132,7 @@ impl DobutsuState {
         };
         if let Ok(mut e) = engine.lock() {
             e.set_algorithm(options.algorithm).map_err(|e| e.to_string())?;
-            for ((name, _, _, _), value) in search::abc::OPTIONS.iter().zip(options.abc) {
+            for &(name, value) in &options.algorithm_values {
                 e.set_algorithm_option(name, value)?;
             }
             if e.hash_mb() != search_mb {

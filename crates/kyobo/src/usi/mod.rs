@@ -14,6 +14,7 @@
 
 mod book;
 pub mod command;
+pub(crate) mod declare;
 mod display;
 mod dobutsu;
 mod mate_hook;

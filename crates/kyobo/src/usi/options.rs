@@ -1,45 +1,16 @@
 //! The engine's USI options: their declarations (`option name … type …`), their
-//! current values, and checked updates from `setoption`.
+//! current values, and checked updates from `setoption`. Each option is declared
+//! once, with its default, range and a line of documentation (`usi_options!`):
+//! the engine's here, the book's in `super::book`, the search algorithms' in the
+//! `search` crate's registry (`search::engine::ALGORITHMS`). docs/usi.md,
+//! docs/book.md and docs/abc.md hold their tables, which a test compares with
+//! the declarations.
 
 use super::book::BookOptions;
 use super::command::excerpt;
-use search::abc::OPTIONS as ABC_OPTIONS;
-use search::engine::ALGORITHMS;
+use super::declare::{usi_options, FromValue, Kind, Value};
+use search::engine::{algorithm_option, ALGORITHMS};
 use shogi::EnteringKingRule;
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    pub hash_mb: usize,
-    pub ponder: bool,
-    pub threads: usize,
-    pub multipv: usize,
-    pub network_delay: u64,
-    pub network_delay2: u64,
-    pub minimum_thinking_time: u64,
-    pub max_moves_to_draw: u32,
-    pub resign_value: i32,
-    pub entering_king_rule: EnteringKingRule,
-    /// One of `search::engine::ALGORITHMS`.
-    pub algorithm: &'static str,
-    /// The values of ABC's options, in the order of `search::abc::OPTIONS`.
-    pub abc: [i64; ABC_OPTIONS.len()],
-    /// The bad-shape check at the root, and its margin in centipawns.
-    pub bad_shape_check: bool,
-    pub bad_shape_margin: i32,
-    /// The game played: shogi, or Dobutsu shogi (`Variant`).
-    pub variant: Variant,
-    /// Where the Dobutsu database is read from (`DobutsuDatabase`; a path
-    /// relative to the engine's working directory).
-    pub dobutsu_database: String,
-    /// The opening book and the opening variety without one.
-    pub book: BookOptions,
-    /// The NNUE network's file (`EvalFile`, or `nn.bin` in `EvalDir`); `None`:
-    /// the handcrafted evaluation.
-    pub eval_file: Option<String>,
-    /// What the network's output is divided by (`FV_SCALE`, as YaneuraOu names
-    /// it; the format's own is 16).
-    pub fv_scale: i32,
-}
 
 /// `EvalFile`'s and `EvalDir`'s value that means the handcrafted evaluation.
 pub const NO_EVAL_FILE: &str = "none";
@@ -59,247 +30,166 @@ impl Variant {
     /// Every variant with its option value.
     pub const ALL: [(&'static str, Variant); 2] =
         [("shogi", Variant::Shogi), ("dobutsu", Variant::Dobutsu)];
+}
 
-    /// The option value (`shogi`, `dobutsu`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::Shogi => "shogi",
-            Variant::Dobutsu => "dobutsu",
-        }
+impl FromValue for Variant {
+    fn from_value(value: Value<'_>) -> Option<Variant> {
+        let Value::Combo(var) = value else { return None };
+        Variant::ALL.iter().find(|(n, _)| *n == var).map(|&(_, v)| v)
     }
 }
 
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            hash_mb: 64,
-            ponder: false,
-            threads: 1,
-            multipv: 1,
-            // For a GUI on the same machine; see docs/usi.md for servers.
-            network_delay: 0,
-            network_delay2: 100,
-            minimum_thinking_time: 0,
-            max_moves_to_draw: 0,
-            resign_value: 99999,
-            entering_king_rule: EnteringKingRule::Point27,
-            algorithm: ALGORITHMS[0],
-            abc: ABC_OPTIONS.map(|(_, default, _, _)| default),
-            bad_shape_check: false,
-            bad_shape_margin: 150,
-            variant: Variant::Shogi,
-            dobutsu_database: crate::dobutsu_cmd::DEFAULT_DB.to_string(),
-            book: BookOptions::default(),
-            eval_file: None,
-            fv_scale: eval::nnue::network::OUTPUT_SCALE,
-        }
-    }
-}
-
-/// `(name, min, max)` of every spin option.
-const SPINS: [(&str, i64, i64); 10] = [
-    ("USI_Hash", 1, 65536),
-    ("Threads", 1, 256),
-    ("MultiPV", 1, 600),
-    ("NetworkDelay", 0, 10000),
-    ("NetworkDelay2", 0, 10000),
-    ("MinimumThinkingTime", 0, 100000),
-    ("MaxMovesToDraw", 0, 100000),
-    ("ResignValue", 0, 99999),
-    ("BadShapeMargin", 0, 10000),
-    ("FV_SCALE", 1, 128),
-];
-
+/// `EnteringKingRule`'s values.
 const RULES: [(&str, EnteringKingRule); 3] = [
     ("NoEnteringKing", EnteringKingRule::None),
     ("CSARule24", EnteringKingRule::Point24),
     ("CSARule27", EnteringKingRule::Point27),
 ];
 
+impl FromValue for EnteringKingRule {
+    fn from_value(value: Value<'_>) -> Option<EnteringKingRule> {
+        let Value::Combo(var) = value else { return None };
+        RULES.iter().find(|(n, _)| *n == var).map(|&(_, r)| r)
+    }
+}
+
+/// The names `SearchAlgorithm` takes: the registry's, in its order.
+const ALGORITHM_NAMES: [&str; ALGORITHMS.len()] = {
+    let mut names = [""; ALGORITHMS.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = ALGORITHMS[i].name;
+        i += 1;
+    }
+    names
+};
+
+usi_options! {
+    /// The engine's options as `setoption` left them.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct Options {
+        hash_mb: usize = ("USI_Hash", Kind::Spin { default: 64, min: 1, max: 65536 },
+            "MiB for all the engine's tables together (see \"Memory\")");
+        ponder: bool = ("USI_Ponder", Kind::Check { default: false },
+            "think on the opponent's time; `bestmove … ponder …`");
+        threads: usize = ("Threads", Kind::Spin { default: 1, min: 1, max: 256 },
+            "search threads (Lazy SMP)");
+        multipv: usize = ("MultiPV", Kind::Spin { default: 1, min: 1, max: 600 },
+            "best lines reported");
+        /// For a GUI on the same machine; see docs/usi.md for servers.
+        network_delay: u64 = ("NetworkDelay", Kind::Spin { default: 0, min: 0, max: 10000 },
+            "ms of usual lag, taken off the planned time");
+        network_delay2: u64 = ("NetworkDelay2", Kind::Spin { default: 100, min: 0, max: 10000 },
+            "ms of worst lag, kept back from the clock's edge");
+        minimum_thinking_time: u64 = ("MinimumThinkingTime",
+            Kind::Spin { default: 0, min: 0, max: 100000 },
+            "ms a move is planned to take at least, as far as the clock allows");
+        max_moves_to_draw: u32 = ("MaxMovesToDraw", Kind::Spin { default: 0, min: 0, max: 100000 },
+            "the game is drawn at this move number (0: never)");
+        resign_value: i32 = ("ResignValue", Kind::Spin { default: 99999, min: 0, max: 99999 },
+            "resign when the score is this many centipawns down");
+        entering_king_rule: EnteringKingRule = ("EnteringKingRule",
+            Kind::Combo { default: "CSARule27", vars: &["NoEnteringKing", "CSARule24", "CSARule27"] },
+            "the entering-king declaration's rule");
+        /// One of the registry's algorithms (`search::engine::ALGORITHMS`).
+        algorithm: &'static str = ("SearchAlgorithm",
+            Kind::Combo { default: ALGORITHM_NAMES[0], vars: &ALGORITHM_NAMES },
+            "the search the engine plays with (ABC's options: docs/abc.md)");
+        /// The bad-shape check at the root, and its margin in centipawns.
+        bad_shape_check: bool = ("BadShapeCheck", Kind::Check { default: false },
+            "replace a bad-shape best move by a close one that is not (docs/bad-shape.md)");
+        bad_shape_margin: i32 = ("BadShapeMargin", Kind::Spin { default: 150, min: 0, max: 10000 },
+            "how much worse (centipawns) the replacement may score");
+        /// The game played: shogi, or Dobutsu shogi.
+        variant: Variant = ("Variant", Kind::Combo { default: "shogi", vars: &["shogi", "dobutsu"] },
+            "the game: shogi, or Dobutsu shogi (docs/dobutsu.md)");
+        /// Where the Dobutsu database is read from (a path relative to the
+        /// engine's working directory).
+        dobutsu_database: String = ("DobutsuDatabase",
+            Kind::Text { default: crate::dobutsu_cmd::DEFAULT_DB },
+            "the file `kyobo dobutsu solve` writes, for perfect Dobutsu play");
+        /// The NNUE network's file (see [`Options::network_file`]).
+        eval_file: String = ("EvalFile", Kind::Text { default: NO_EVAL_FILE },
+            "an NNUE network in YaneuraOu's `nn.bin` format (halfKP 256x2-32-32) to evaluate with (docs/nnue.md); `none`: the handcrafted evaluation");
+        eval_dir: String = ("EvalDir", Kind::Text { default: NO_EVAL_FILE },
+            "YaneuraOu's name for it: the folder holding `nn.bin` (used where `EvalFile` is `none`)");
+        /// What the network's output is divided by (YaneuraOu's name; the
+        /// format's own is 16).
+        fv_scale: i32 = ("FV_SCALE",
+            Kind::Spin { default: eval::nnue::network::OUTPUT_SCALE as i64, min: 1, max: 128 },
+            "what the network's output is divided by; smaller spreads the values wider");
+    }
+    plain {
+        /// The values of the search algorithms' options (`ABC_…`), as set.
+        algorithm_values: Vec<(&'static str, i64)> = algorithm_defaults();
+        /// The opening book and the opening variety without one (docs/book.md).
+        book: BookOptions = BookOptions::default();
+    }
+}
+
+/// Every option of the registry's algorithms at its default.
+fn algorithm_defaults() -> Vec<(&'static str, i64)> {
+    ALGORITHMS.iter().flat_map(|a| a.options).map(|s| (s.name, s.default)).collect()
+}
+
 impl Options {
-    fn spin_value(&self, name: &str) -> i64 {
-        match name {
-            "USI_Hash" => self.hash_mb as i64,
-            "Threads" => self.threads as i64,
-            "MultiPV" => self.multipv as i64,
-            "NetworkDelay" => self.network_delay as i64,
-            "NetworkDelay2" => self.network_delay2 as i64,
-            "MinimumThinkingTime" => self.minimum_thinking_time as i64,
-            "MaxMovesToDraw" => i64::from(self.max_moves_to_draw),
-            "BadShapeMargin" => i64::from(self.bad_shape_margin),
-            "FV_SCALE" => i64::from(self.fv_scale),
-            _ => i64::from(self.resign_value),
+    /// The NNUE network's file: `EvalFile` unless it is `none`, else `nn.bin` in
+    /// `EvalDir` unless that is `none`; `None`: the handcrafted evaluation.
+    pub fn network_file(&self) -> Option<String> {
+        let set = |v: &str| !v.eq_ignore_ascii_case(NO_EVAL_FILE);
+        if set(&self.eval_file) {
+            Some(self.eval_file.clone())
+        } else if set(&self.eval_dir) {
+            Some(std::path::Path::new(&self.eval_dir).join("nn.bin").to_string_lossy().into_owned())
+        } else {
+            None
         }
     }
 
-    /// The `option …` lines answered to `usi`.
+    /// The `option …` lines answered to `usi`: the engine's, the algorithms',
+    /// the book's.
     pub fn declarations() -> Vec<String> {
-        let defaults = Options::default();
-        let mut lines = vec![
-            format!("option name USI_Ponder type check default {}", defaults.ponder),
-            format!("option name BadShapeCheck type check default {}", defaults.bad_shape_check),
-        ];
-        for (name, min, max) in SPINS {
-            lines.push(format!(
-                "option name {name} type spin default {} min {min} max {max}",
-                defaults.spin_value(name)
-            ));
-        }
-        let default_rule = RULES
+        Options::DECLARED
             .iter()
-            .find(|(_, r)| *r == defaults.entering_king_rule)
-            .map_or("CSARule27", |(n, _)| n);
-        let vars: Vec<String> = RULES.iter().map(|(n, _)| format!("var {n}")).collect();
-        lines.push(format!(
-            "option name EnteringKingRule type combo default {default_rule} {}",
-            vars.join(" ")
-        ));
-        let vars: Vec<String> = ALGORITHMS.iter().map(|n| format!("var {n}")).collect();
-        lines.push(format!(
-            "option name SearchAlgorithm type combo default {} {}",
-            defaults.algorithm,
-            vars.join(" ")
-        ));
-        for (name, default, min, max) in ABC_OPTIONS {
-            lines.push(format!(
-                "option name {name} type spin default {default} min {min} max {max}"
-            ));
-        }
-        let vars: Vec<String> = Variant::ALL.iter().map(|(n, _)| format!("var {n}")).collect();
-        lines.push(format!(
-            "option name Variant type combo default {} {}",
-            defaults.variant.name(),
-            vars.join(" ")
-        ));
-        lines.push(format!(
-            "option name DobutsuDatabase type string default {}",
-            defaults.dobutsu_database
-        ));
-        lines.push(format!("option name EvalFile type string default {NO_EVAL_FILE}"));
-        lines.push(format!("option name EvalDir type string default {NO_EVAL_FILE}"));
-        lines.extend(BookOptions::declarations());
-        lines
+            .map(|d| d.usi_line())
+            .chain(ALGORITHMS.iter().flat_map(|a| a.options).map(|s| s.usi_line()))
+            .chain(BookOptions::DECLARED.iter().map(|d| d.usi_line()))
+            .collect()
     }
 
     /// The option's own spelling for `name` in any letter case (`Hash` is
     /// `USI_Hash`, as some GUIs send it).
     fn canonical(name: &str) -> Option<&'static str> {
         let name = if name.eq_ignore_ascii_case("Hash") { "USI_Hash" } else { name };
-        [
-            "USI_Ponder",
-            "BadShapeCheck",
-            "EnteringKingRule",
-            "SearchAlgorithm",
-            "Variant",
-            "DobutsuDatabase",
-            "EvalFile",
-            "EvalDir",
-        ]
-        .into_iter()
-        .chain(SPINS.iter().map(|(n, _, _)| *n))
-        .chain(ABC_OPTIONS.iter().map(|(n, _, _, _)| *n))
-        .find(|n| n.eq_ignore_ascii_case(name))
-        .or_else(|| BookOptions::canonical(name))
+        Options::DECLARED
+            .iter()
+            .chain(BookOptions::DECLARED)
+            .map(|d| d.name)
+            .find(|n| n.eq_ignore_ascii_case(name))
+            .or_else(|| algorithm_option(name).map(|s| s.name))
     }
 
     /// Applies `setoption`; on error nothing changes. Names and the values of
     /// check and combo options are read in any letter case.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let value = value.map(str::trim).unwrap_or("");
-        let quoted = excerpt(value);
         let Some(name) = Options::canonical(name) else {
             return Err(format!("unknown option '{}'", excerpt(name)));
         };
-        if BookOptions::canonical(name).is_some() {
-            return self.book.set(name, value);
-        }
-        if name == "USI_Ponder" || name == "BadShapeCheck" {
-            let on = match value.to_ascii_lowercase().as_str() {
-                "true" => true,
-                "false" => false,
-                _ => return Err(format!("{name} must be true or false, not '{quoted}'")),
-            };
-            if name == "USI_Ponder" {
-                self.ponder = on;
-            } else {
-                self.bad_shape_check = on;
-            }
-            return Ok(());
-        }
-        if name == "EnteringKingRule" {
-            let rule = RULES
-                .iter()
-                .find(|(n, _)| n.eq_ignore_ascii_case(value))
-                .ok_or_else(|| format!("unknown EnteringKingRule '{quoted}'"))?;
-            self.entering_king_rule = rule.1;
-            return Ok(());
-        }
-        if name == "Variant" {
-            self.variant = Variant::ALL
-                .iter()
-                .find(|(n, _)| n.eq_ignore_ascii_case(value))
-                .ok_or_else(|| format!("unknown Variant '{quoted}' (shogi or dobutsu)"))?
-                .1;
-            return Ok(());
-        }
-        if name == "DobutsuDatabase" {
-            if value.is_empty() {
-                return Err("DobutsuDatabase needs a path".to_string());
-            }
-            self.dobutsu_database = value.to_string();
-            return Ok(());
-        }
-        if name == "EvalFile" || name == "EvalDir" {
-            if value.is_empty() {
-                return Err(format!("{name} needs a path or {NO_EVAL_FILE}"));
-            }
-            self.eval_file = if value.eq_ignore_ascii_case(NO_EVAL_FILE) {
-                None
-            } else if name == "EvalDir" {
-                // YaneuraOu's option: the folder of the file `nn.bin`.
-                Some(std::path::Path::new(value).join("nn.bin").to_string_lossy().into_owned())
-            } else {
-                Some(value.to_string())
-            };
-            return Ok(());
-        }
-        if name == "SearchAlgorithm" {
-            self.algorithm = ALGORITHMS
-                .into_iter()
-                .find(|n| n.eq_ignore_ascii_case(value))
-                .ok_or_else(|| format!("unknown SearchAlgorithm '{quoted}'"))?;
-            return Ok(());
-        }
-        if let Some(i) = ABC_OPTIONS.iter().position(|(n, _, _, _)| *n == name) {
-            let (_, _, min, max) = ABC_OPTIONS[i];
+        if let Some(spin) = algorithm_option(name) {
+            let quoted = excerpt(value);
             let v: i64 =
                 value.parse().map_err(|_| format!("{name} needs a number, not '{quoted}'"))?;
-            if v < min || v > max {
-                return Err(format!("{name} must be between {min} and {max}, not {v}"));
+            spin.check(v)?;
+            if let Some(slot) = self.algorithm_values.iter_mut().find(|(n, _)| *n == name) {
+                slot.1 = v;
             }
-            self.abc[i] = v;
             return Ok(());
         }
-        let Some(&(_, min, max)) = SPINS.iter().find(|(n, _, _)| *n == name) else {
-            return Err(format!("unknown option '{name}'"));
-        };
-        let v: i64 = value.parse().map_err(|_| format!("{name} needs a number, not '{quoted}'"))?;
-        if v < min || v > max {
-            return Err(format!("{name} must be between {min} and {max}, not {v}"));
+        if BookOptions::DECLARED.iter().any(|d| d.name == name) {
+            return self.book.set_declared(name, value);
         }
-        match name {
-            "USI_Hash" => self.hash_mb = v as usize,
-            "Threads" => self.threads = v as usize,
-            "MultiPV" => self.multipv = v as usize,
-            "NetworkDelay" => self.network_delay = v as u64,
-            "NetworkDelay2" => self.network_delay2 = v as u64,
-            "MinimumThinkingTime" => self.minimum_thinking_time = v as u64,
-            "MaxMovesToDraw" => self.max_moves_to_draw = v as u32,
-            "BadShapeMargin" => self.bad_shape_margin = v as i32,
-            "FV_SCALE" => self.fv_scale = v as i32,
-            _ => self.resign_value = v as i32,
-        }
-        Ok(())
+        self.set_declared(name, value)
     }
 }
 
@@ -330,15 +220,18 @@ mod tests {
         assert_eq!(o.algorithm, "ABC");
         assert!(o.set("abc_width", Some("6")).is_ok());
         assert!(o.set("EvalFile", Some("")).is_err());
+        assert_eq!(o.network_file(), None);
         assert!(o.set("evalfile", Some("nets/a.bin")).is_ok());
-        assert_eq!(o.eval_file.as_deref(), Some("nets/a.bin"));
+        assert_eq!(o.network_file().as_deref(), Some("nets/a.bin"));
         assert!(o.set("EvalDir", Some("eval")).is_ok());
-        assert_eq!(o.eval_file.as_deref(), Some("eval/nn.bin"));
+        assert_eq!(o.network_file().as_deref(), Some("nets/a.bin"), "EvalFile first");
         assert!(o.set("EvalFile", Some("None")).is_ok());
-        assert_eq!(o.eval_file, None);
+        assert_eq!(o.network_file().as_deref(), Some("eval/nn.bin"));
+        assert!(o.set("EvalDir", Some("none")).is_ok());
+        assert_eq!(o.network_file(), None);
         assert!(o.set("ABC_Width", Some("99")).is_err());
-        let width = ABC_OPTIONS.iter().position(|o| o.0 == "ABC_Width").unwrap();
-        assert_eq!(o.abc[width], 6);
+        assert!(o.set("ABC_Widht", Some("6")).unwrap_err().contains("unknown option 'ABC_Widht'"));
+        assert!(o.algorithm_values.contains(&("ABC_Width", 6)));
         assert_eq!(o.variant, Variant::Shogi);
         assert!(o.set("Variant", Some("Dobutsu")).is_ok());
         assert_eq!(o.variant, Variant::Dobutsu);
@@ -375,6 +268,57 @@ mod tests {
         let long = "y".repeat(100_000);
         let e = o.set(&long, Some("1")).unwrap_err();
         assert!(e.len() < 100, "{e}");
+    }
+
+    /// Every declaration's default fits the field it is declared for (the
+    /// defaults are made from the declarations), and its kind's line reads back.
+    #[test]
+    fn every_declared_default_fits_and_reads_back() {
+        let o = Options::default();
+        assert_eq!(o.hash_mb, 64);
+        assert_eq!(o.entering_king_rule, EnteringKingRule::Point27);
+        assert_eq!(o.algorithm, "PVS");
+        assert_eq!(o.book.eval_white_limit, -140);
+        for d in Options::DECLARED.iter().chain(BookOptions::DECLARED) {
+            let mut fresh = Options::default();
+            let default = match d.kind {
+                Kind::Check { default } => default.to_string(),
+                Kind::Spin { default, .. } => default.to_string(),
+                Kind::Combo { default, .. } | Kind::Text { default } => default.to_string(),
+            };
+            assert!(fresh.set(d.name, Some(&default)).is_ok(), "{}", d.name);
+            assert_eq!(fresh, o, "{} set to its default changes nothing", d.name);
+        }
+    }
+
+    /// The text of `docs/PAGE` between `<!-- options: NAME -->` and the next
+    /// `<!-- end -->`.
+    fn documented_table(page: &str, name: &str) -> String {
+        let path = format!("{}/../../docs/{page}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let start = format!("<!-- options: {name} -->\n");
+        let at = text.find(&start).unwrap_or_else(|| panic!("no '{start}' in {path}"));
+        let rest = &text[at + start.len()..];
+        rest[..rest.find("<!-- end -->").expect("the table's end")].to_string()
+    }
+
+    /// The options' tables in the documentation are the declarations' (a
+    /// failure prints the table to put there).
+    #[test]
+    fn the_documented_tables_are_the_declarations() {
+        use crate::usi::declare::doc_table;
+        let tables = [
+            ("usi.md", "engine", doc_table(Options::DECLARED)),
+            ("book.md", "book", doc_table(BookOptions::DECLARED)),
+            ("abc.md", "abc", search::options::markdown_table(search::abc::AbcOptions::OPTIONS)),
+        ];
+        for (page, name, declared) in tables {
+            assert_eq!(
+                documented_table(page, name),
+                declared,
+                "docs/{page}, table {name}:\n{declared}"
+            );
+        }
     }
 
     #[test]

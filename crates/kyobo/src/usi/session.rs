@@ -159,7 +159,7 @@ impl Session {
             Command::SetOption { name, value } => match self.options.set(&name, value.as_deref()) {
                 Err(e) => error(e),
                 Ok(()) if name.eq_ignore_ascii_case("RandomSeed") => {
-                    self.book.reseed(self.options.book.spin("RandomSeed"));
+                    self.book.reseed(self.options.book.random_seed);
                 }
                 Ok(()) => {}
             },
@@ -447,7 +447,7 @@ impl Session {
 
     /// Reads the network `EvalFile` names (when it changed), telling the GUI.
     fn prepare_network(&mut self) {
-        match self.network.prepare(self.options.eval_file.as_deref()) {
+        match self.network.prepare(self.options.network_file().as_deref()) {
             Some(Ok(line)) => send(&format!("info string {line}")),
             Some(Err(e)) => error(e),
             None => {}
@@ -660,7 +660,7 @@ fn think(
     let mut main_limits = if checked { shape_time::main_limits(limits) } else { limits.clone() };
     if random.is_some() {
         // Exact values for the moves the draw is among.
-        let width = options.book.spin("RandomOpeningWidth") as usize;
+        let width = options.book.random_opening_width;
         main_limits.multipv = main_limits.multipv.max(width);
     }
     let show_multipv = main_limits.multipv > 1;
@@ -682,7 +682,7 @@ fn think(
                     "info string random opening: {} instead of {} (within {} cp)",
                     pick.to_usi(),
                     best.to_usi(),
-                    options.book.spin("RandomOpeningMargin")
+                    options.book.random_opening_margin
                 ));
                 return Answer::Move { best: pick, ponder: None };
             }
@@ -722,7 +722,7 @@ fn think(
 /// Gives the engine the algorithms' options as `setoption` left them (checked
 /// there already).
 fn apply_algorithm_options(engine: &mut Engine<ShogiGame>, options: &Options) {
-    for ((name, _, _, _), value) in search::abc::OPTIONS.iter().zip(options.abc) {
+    for &(name, value) in &options.algorithm_values {
         if let Err(e) = engine.set_algorithm_option(name, value) {
             error(e);
         }

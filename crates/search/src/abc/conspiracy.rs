@@ -47,17 +47,15 @@ pub struct Head<M> {
     pub side: Side,
     /// Best key first.
     pub children: Vec<Child<M>>,
-    /// The best of the moves forward pruning left out, with its key, where that
-    /// key is a value or a lower bound (not counted as an alternative).
-    pub pruned: Option<(M, Value)>,
     /// What the move being searched adds to both sides' conspiracy depths beyond
-    /// SFunc: a late move's lines end sooner (`ABC_LateMoves`; 0 as in KFEnd's article).
+    /// SFunc, so that its lines end sooner: the null move's reduction for a pass
+    /// (`ABC_NullMove`), else 0 as in KFEnd's article.
     pub penalty: usize,
 }
 
 impl<M> Head<M> {
     pub fn new(side: Side) -> Head<M> {
-        Head { side, children: Vec::new(), pruned: None, penalty: 0 }
+        Head { side, children: Vec::new(), penalty: 0 }
     }
 
     /// How many moves not being searched have a key above `value`.
@@ -175,7 +173,6 @@ mod tests {
     fn head(side: Side, keys: &[Value], searching: usize) -> Head<u32> {
         Head {
             side,
-            pruned: None,
             penalty: 0,
             children: keys
                 .iter()

@@ -3,10 +3,8 @@
 //! computed. It never ends a search (it is not a cutoff table).
 //!
 //! An entry is 24 words of 64 bits (three cache lines): a check word, then up to 23
-//! moves, each `move (32 bits) | key (16) | 1 (bit 48) | bound (bits 49-50) |
-//! pruned (bit 51)`, best key first, a zero word after the last; a move marked
-//! pruned is the best one forward pruning left out (`ABC_PrunedValues`). A key
-//! is a quiescence value computed with the window its node had then, so it is
+//! moves, each `move (32 bits) | key (16) | 1 (bit 48) | bound (bits 49-50)`,
+//! best key first, a zero word after the last. A key is a quiescence value computed with the window its node had then, so it is
 //! kept with what it is, exact or a bound, and a later node whose window the
 //! bound does not settle computes it again. The check word is the position's key
 //! XORed with every move word, so an entry torn by two threads writing at once
@@ -23,7 +21,6 @@ use table::ZeroedSlice;
 pub const MAX_MOVES: usize = 23;
 const WORDS: usize = MAX_MOVES + 1;
 const PRESENT: u64 = 1 << 48;
-const PRUNED: u64 = 1 << 51;
 
 #[repr(align(64))]
 struct Entry([AtomicU64; WORDS]);
@@ -36,30 +33,16 @@ pub struct PositionTable {
     entries: ZeroedSlice<Entry>,
 }
 
-/// A stored move: its code, its key, what the key is, and whether it is the
-/// move forward pruning left out rather than one the node kept.
+/// A stored move: its code, its key, and what the key is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stored {
     pub code: u32,
     pub key: Value,
     pub bound: Bound,
-    pub pruned: bool,
-}
-
-impl Stored {
-    /// A move the node kept.
-    pub fn kept(code: u32, key: Value, bound: Bound) -> Stored {
-        Stored { code, key, bound, pruned: false }
-    }
 }
 
 fn pack(s: Stored) -> u64 {
-    let pruned = if s.pruned { PRUNED } else { 0 };
-    u64::from(s.code)
-        | u64::from(s.key as i16 as u16) << 32
-        | PRESENT
-        | (s.bound as u64) << 49
-        | pruned
+    u64::from(s.code) | u64::from(s.key as i16 as u16) << 32 | PRESENT | (s.bound as u64) << 49
 }
 
 fn unpack(word: u64) -> Stored {
@@ -69,7 +52,7 @@ fn unpack(word: u64) -> Stored {
         _ => Bound::Exact,
     };
     let key = Value::from((word >> 32) as u16 as i16);
-    Stored { code: word as u32, key, bound, pruned: word & PRUNED != 0 }
+    Stored { code: word as u32, key, bound }
 }
 
 impl PositionTable {
@@ -164,10 +147,10 @@ mod tests {
         let mut out = Vec::new();
         assert!(!t.probe(42, &mut out));
         let stored = [
-            Stored::kept(7, 300, Bound::Lower),
-            Stored::kept(9, -32000, Bound::Exact),
-            Stored::kept(1, 0, Bound::Upper),
-            Stored { code: 4, key: -50, bound: Bound::Lower, pruned: true },
+            Stored { code: 7, key: 300, bound: Bound::Lower },
+            Stored { code: 9, key: -32000, bound: Bound::Exact },
+            Stored { code: 1, key: 0, bound: Bound::Upper },
+            Stored { code: 4, key: -50, bound: Bound::Lower },
         ];
         t.store(42, &stored);
         assert!(t.probe(42, &mut out));
@@ -177,21 +160,28 @@ mod tests {
         out.clear();
         assert!(!t.probe(43, &mut out));
         // More than MAX_MOVES: the best are kept.
-        let many: Vec<Stored> =
-            (0..30).map(|i| Stored::kept(i + 1, 100 - i as Value, Bound::Exact)).collect();
+        let many: Vec<Stored> = (0..30)
+            .map(|i| Stored { code: i + 1, key: 100 - i as Value, bound: Bound::Exact })
+            .collect();
         t.store(5, &many);
         out.clear();
         assert!(t.probe(5, &mut out));
         assert_eq!(out.len(), MAX_MOVES);
-        assert_eq!(out[0], Stored::kept(1, 100, Bound::Exact));
+        assert_eq!(out[0], Stored { code: 1, key: 100, bound: Bound::Exact });
     }
 
     #[test]
     fn a_torn_entry_reads_as_a_miss() {
         let t = PositionTable::try_new(1).unwrap();
-        t.store(77, &[Stored::kept(3, 10, Bound::Exact), Stored::kept(4, 20, Bound::Exact)]);
+        t.store(
+            77,
+            &[
+                Stored { code: 3, key: 10, bound: Bound::Exact },
+                Stored { code: 4, key: 20, bound: Bound::Exact },
+            ],
+        );
         // A second writer got as far as one move word.
-        t.entry(77).0[2].store(pack(Stored::kept(5, 50, Bound::Exact)), Relaxed);
+        t.entry(77).0[2].store(pack(Stored { code: 5, key: 50, bound: Bound::Exact }), Relaxed);
         assert!(!t.probe(77, &mut Vec::new()));
     }
 

@@ -55,13 +55,6 @@ impl<'s> ThreadContext<'s> {
         ThreadContext { id, shared, nodes: 0, control, node_limit }
     }
 
-    /// A context sharing this one's stop flag and node counter, without the clock
-    /// or a node limit: a placeholder for a search that another thread runs inside
-    /// its own, which swaps its real context in while that search runs.
-    pub(crate) fn detached(&self) -> ThreadContext<'s> {
-        ThreadContext::new(self.id, self.shared, None, None)
-    }
-
     /// Counts a node; on the main thread, every `POLL_INTERVAL` nodes, stops all
     /// threads once the node limit or the time is reached.
     #[inline]

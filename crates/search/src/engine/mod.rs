@@ -17,9 +17,10 @@ mod driver;
 pub use context::ThreadContext;
 pub use control::Signals;
 
-use crate::abc::{Abc, AbcOptions};
+use crate::abc::Abc;
 use crate::game::Game;
 use crate::limits::Limits;
+use crate::options::Spin;
 use crate::pvs::Pvs;
 use crate::time::TimeOptions;
 pub use crate::tt::AllocError;
@@ -255,8 +256,22 @@ pub trait SearchThread<'s, G: Game> {
     }
 }
 
-/// The algorithms `SearchAlgorithm` can name.
-pub const ALGORITHMS: [&str; 2] = ["PVS", "ABC"];
+/// An algorithm the engine can run: its name and the options it declares (each
+/// a USI spin named after it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Algorithm {
+    pub name: &'static str,
+    pub options: &'static [Spin],
+}
+
+/// Every algorithm `SearchAlgorithm` can name, the default first, as each
+/// searcher declares itself.
+pub const ALGORITHMS: [Algorithm; 2] = [Pvs::ALGORITHM, Abc::ALGORITHM];
+
+/// The declaration of the algorithms' option `name` (any letter case).
+pub fn algorithm_option(name: &str) -> Option<&'static Spin> {
+    ALGORITHMS.iter().find_map(|a| crate::options::find(a.options, name))
+}
 
 /// An algorithm name that is not in [`ALGORITHMS`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -264,7 +279,8 @@ pub struct UnknownAlgorithm(pub String);
 
 impl std::fmt::Display for UnknownAlgorithm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unknown search algorithm '{}' (known: {})", self.0, ALGORITHMS.join(", "))
+        let known: Vec<&str> = ALGORITHMS.iter().map(|a| a.name).collect();
+        write!(f, "unknown search algorithm '{}' (known: {})", self.0, known.join(", "))
     }
 }
 
@@ -335,9 +351,10 @@ impl<G: Game, S: Searcher<G>> AnySearcher<G> for S {
 
 /// The algorithm `name` (one of [`ALGORITHMS`]), its tables not made yet.
 fn searcher_named<G: Game>(name: &str, hash_mb: usize) -> Box<dyn AnySearcher<G>> {
-    match name {
-        "ABC" => Box::new(Abc::without_tables(hash_mb)),
-        _ => Box::new(Pvs::without_tables(hash_mb)),
+    if name == Abc::ALGORITHM.name {
+        Box::new(Abc::without_tables(hash_mb))
+    } else {
+        Box::new(Pvs::without_tables(hash_mb))
     }
 }
 
@@ -385,9 +402,10 @@ impl<G: Game> Engine<G> {
     pub fn set_algorithm(&mut self, name: &str) -> Result<(), UnknownAlgorithm> {
         let known = ALGORITHMS
             .iter()
+            .map(|a| a.name)
             .find(|a| a.eq_ignore_ascii_case(name))
             .ok_or_else(|| UnknownAlgorithm(name.to_string()))?;
-        if *known == self.algorithm() {
+        if known == self.algorithm() {
             return Ok(());
         }
         let hash_mb = self.searcher.hash_mb();
@@ -404,11 +422,11 @@ impl<G: Game> Engine<G> {
     /// running has it, and for whenever it is chosen. An option no algorithm
     /// has, or a value out of its range, is an error and changes nothing.
     pub fn set_algorithm_option(&mut self, name: &str, value: i64) -> Result<(), String> {
-        let mut abc = AbcOptions::default();
-        abc.set(name, value)?;
-        let _ = self.searcher.set_option(name, value);
-        self.algorithm_options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-        self.algorithm_options.push((name.to_string(), value));
+        let spin = algorithm_option(name).ok_or_else(|| format!("unknown option '{name}'"))?;
+        spin.check(value)?;
+        let _ = self.searcher.set_option(spin.name, value);
+        self.algorithm_options.retain(|(n, _)| n != spin.name);
+        self.algorithm_options.push((spin.name.to_string(), value));
         Ok(())
     }
 

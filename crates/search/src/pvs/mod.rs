@@ -11,10 +11,12 @@ mod node;
 mod root;
 mod worker;
 
-use crate::engine::{remake_tables, tables_or_smallest, AllocError, Searcher, ThreadContext};
+use crate::engine::{
+    remake_tables, tables_or_smallest, Algorithm, AllocError, Searcher, ThreadContext,
+};
 use crate::game::Game;
 use crate::tt::TranspositionTable;
-pub(crate) use worker::Worker;
+use worker::Worker;
 
 /// PVS and its transposition table.
 pub struct Pvs {
@@ -23,6 +25,9 @@ pub struct Pvs {
 }
 
 impl Pvs {
+    /// PVS as the engine's registry knows it: its name, and no options of its own.
+    pub const ALGORITHM: Algorithm = Algorithm { name: "PVS", options: &[] };
+
     /// PVS whose table (`hash_mb` MiB) is made by the first `set_hash_mb` or search.
     pub fn without_tables(hash_mb: usize) -> Pvs {
         Pvs { tt: None, hash_mb }
@@ -38,7 +43,7 @@ impl<G: Game> Searcher<G> for Pvs {
     type Thread<'s> = Worker<'s, G>;
 
     fn name(&self) -> &'static str {
-        "PVS"
+        Self::ALGORITHM.name
     }
 
     fn hash_mb(&self) -> usize {

@@ -89,36 +89,6 @@ impl<'s, G: Game> Worker<'s, G> {
         }
     }
 
-    /// A search of `depth` plies above the horizon of `game` (its ply `ply` of a
-    /// line another algorithm searches) within `(alpha, beta)`, fail-soft, on that
-    /// algorithm's context: how ABC values its leaves. The game and context are
-    /// swapped in for the search and handed back as they were; the lines above
-    /// `ply` are unknown here, so the search starts as if from a root at `ply`.
-    pub(crate) fn search_for(
-        &mut self,
-        game: &mut G,
-        ctx: &mut ThreadContext<'s>,
-        (alpha, beta): (Value, Value),
-        depth: i32,
-        ply: usize,
-    ) -> Value {
-        std::mem::swap(&mut self.game, game);
-        std::mem::swap(&mut self.ctx, ctx);
-        for frame in &mut self.stack[ply.saturating_sub(2)..=ply] {
-            *frame = Frame::default();
-        }
-        // Extensions reach as far past `ply` as they would past a root.
-        self.root_depth = ply as i32 / 2 + depth;
-        let v = if beta - alpha > 1 {
-            self.search::<true>(alpha, beta, depth, ply, false)
-        } else {
-            self.search::<false>(alpha, beta, depth, ply, false)
-        };
-        std::mem::swap(&mut self.game, game);
-        std::mem::swap(&mut self.ctx, ctx);
-        v
-    }
-
     #[inline]
     pub(super) fn stopped(&self) -> bool {
         self.ctx.stopped()
