@@ -4,6 +4,7 @@
 mod analyse;
 mod bench;
 mod cli_output;
+mod cli_promises;
 mod common;
 mod convert;
 mod dobutsu_cli;
@@ -14,3 +15,4 @@ mod usi_book;
 mod usi_corners;
 mod usi_dobutsu;
 mod usi_nnue;
+mod usi_promises;

@@ -172,13 +172,19 @@ fn pawn_drop_mates_of_the_fixture_are_never_played() {
         }
         let pos = Position::from_sfen(fields[0]).expect("valid SFEN");
         let limits = Limits { nodes: Some(200_000), ..Limits::default() };
-        if let MateResult::Mate(pv) = solver.solve(&pos, &limits).result {
-            assert_ne!(pv[0].to_usi(), fields[2], "{}", fields[0]);
-            verify_mate(&pos, &pv, true).unwrap_or_else(|e| panic!("{}: {e}", fields[0]));
+        // Only an answer counts: a mate that does not start with the pawn drop,
+        // or no mate at all; a search that ran out of nodes checked nothing.
+        match solver.solve(&pos, &limits).result {
+            MateResult::Mate(pv) => {
+                assert_ne!(pv[0].to_usi(), fields[2], "{}", fields[0]);
+                verify_mate(&pos, &pv, true).unwrap_or_else(|e| panic!("{}: {e}", fields[0]));
+                checked += 1;
+            }
+            MateResult::NoMate => checked += 1,
+            _ => {}
         }
-        checked += 1;
     }
-    assert!(checked >= 20);
+    assert!(checked >= 20, "only {checked} positions answered");
 }
 
 #[test]
@@ -198,6 +204,5 @@ fn usi_answers() {
     let pos = Position::from_sfen(&hard.sfen).unwrap();
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let answer = mate::go_mate_answer(&mut solver, &pos, Some(Duration::from_secs(5)), stop);
-    let last = answer.last().expect("an answer");
-    assert!(last == "checkmate timeout" || last.split(' ').count() == 12, "{answer:?}");
+    assert_eq!(answer.last().map(String::as_str), Some("checkmate timeout"), "{answer:?}");
 }

@@ -147,4 +147,3 @@ fn small_thresholds_end_lines_early() {
     assert!(counter(&r, "leaves") > 0);
     assert!(counter(&r, "abc_nodes") < abc(&tree, 12, &[("ABC_Delta", 100)]).nodes);
 }
-

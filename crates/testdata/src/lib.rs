@@ -39,11 +39,16 @@ pub fn required() -> bool {
 /// # Panics
 /// When the file is missing and [`required`] is set.
 pub fn shared_file(test: &str, relative: &str) -> Option<PathBuf> {
-    let path = data_dir().join(relative);
+    file_in(&data_dir(), required(), test, relative)
+}
+
+/// [`shared_file`] in the folder `dir`, `required` or not.
+fn file_in(dir: &std::path::Path, required: bool, test: &str, relative: &str) -> Option<PathBuf> {
+    let path = dir.join(relative);
     if path.is_file() {
         return Some(path);
     }
-    if required() {
+    if required {
         panic!("{test}: {} is missing and {REQUIRE_VAR}=1", path.display());
     }
     // Straight to the terminal: the test harness captures `eprintln!`, not this.
@@ -118,6 +123,20 @@ mod tests {
         }
         assert!(shared_file("this test", "no/such/file.txt").is_none());
         assert!(shared_text("this test", "no/such/file.txt").is_none());
+    }
+
+    #[test]
+    fn a_file_is_found_skipped_or_required() {
+        let dir = ScratchDir::new("testdata-required");
+        std::fs::write(dir.join("here.txt"), "x").unwrap();
+        for required in [false, true] {
+            assert_eq!(file_in(&dir, required, "t", "here.txt"), Some(dir.join("here.txt")));
+        }
+        assert_eq!(file_in(&dir, false, "t", "gone.txt"), None);
+        let missing = std::panic::catch_unwind(|| file_in(&dir, true, "t", "gone.txt"));
+        let message = missing.expect_err("a required file that is missing panics");
+        let message = message.downcast_ref::<String>().expect("a formatted message");
+        assert!(message.contains("gone.txt") && message.contains(REQUIRE_VAR), "{message}");
     }
 
     #[test]

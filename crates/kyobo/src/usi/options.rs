@@ -112,7 +112,7 @@ usi_options! {
         eval_file: String = ("EvalFile", Kind::Text { default: NO_EVAL_FILE },
             "an NNUE network in YaneuraOu's `nn.bin` format (halfKP 256x2-32-32) to evaluate with (docs/nnue.md); `none`: the handcrafted evaluation");
         eval_dir: String = ("EvalDir", Kind::Text { default: NO_EVAL_FILE },
-            "YaneuraOu's name for it: the folder holding `nn.bin` (used where `EvalFile` is `none`)");
+            "YaneuraOu's name for it: the folder holding `nn.bin` (of the two, the one set last counts)");
         /// What the network's output is divided by (YaneuraOu's name; the
         /// format's own is 16).
         fv_scale: i32 = ("FV_SCALE",
@@ -133,8 +133,9 @@ fn algorithm_defaults() -> Vec<(&'static str, i64)> {
 }
 
 impl Options {
-    /// The NNUE network's file: `EvalFile` unless it is `none`, else `nn.bin` in
-    /// `EvalDir` unless that is `none`; `None`: the handcrafted evaluation.
+    /// The NNUE network's file: `EvalFile`, or `nn.bin` in `EvalDir`, whichever
+    /// was set last (setting one sets the other to `none`); `None`: the
+    /// handcrafted evaluation.
     pub fn network_file(&self) -> Option<String> {
         let set = |v: &str| !v.eq_ignore_ascii_case(NO_EVAL_FILE);
         if set(&self.eval_file) {
@@ -189,7 +190,14 @@ impl Options {
         if BookOptions::DECLARED.iter().any(|d| d.name == name) {
             return self.book.set_declared(name, value);
         }
-        self.set_declared(name, value)
+        self.set_declared(name, value)?;
+        // `EvalFile` and `EvalDir` name one network: the one set last counts.
+        match name {
+            "EvalFile" => self.eval_dir = NO_EVAL_FILE.to_string(),
+            "EvalDir" => self.eval_file = NO_EVAL_FILE.to_string(),
+            _ => {}
+        }
+        Ok(())
     }
 }
 
@@ -224,10 +232,8 @@ mod tests {
         assert!(o.set("evalfile", Some("nets/a.bin")).is_ok());
         assert_eq!(o.network_file().as_deref(), Some("nets/a.bin"));
         assert!(o.set("EvalDir", Some("eval")).is_ok());
-        assert_eq!(o.network_file().as_deref(), Some("nets/a.bin"), "EvalFile first");
+        assert_eq!(o.network_file().as_deref(), Some("eval/nn.bin"), "the last set counts");
         assert!(o.set("EvalFile", Some("None")).is_ok());
-        assert_eq!(o.network_file().as_deref(), Some("eval/nn.bin"));
-        assert!(o.set("EvalDir", Some("none")).is_ok());
         assert_eq!(o.network_file(), None);
         assert!(o.set("ABC_Width", Some("99")).is_err());
         assert!(o.set("ABC_Widht", Some("6")).unwrap_err().contains("unknown option 'ABC_Widht'"));
