@@ -6,17 +6,6 @@ use crate::phase::{pair, Pair};
 use shogi::{Color, Move, PieceKind, Position, Square};
 use std::sync::OnceLock;
 
-/// Squares of one side of the board, centre file included (`PIECE_SQUARE` columns).
-pub const SQUARES_MIRRORED: usize = 45;
-
-/// `sq` as Black sees it with the board mirrored left to right: distance from the
-/// nearer edge file (0-4) × 9 + rank (0: Black's far rank).
-#[inline]
-pub fn mirrored_square(sq: Square) -> usize {
-    let file = sq.file() as usize;
-    file.min(8 - file) * 9 + sq.relative_rank(Color::Black) as usize
-}
-
 /// The incremental part of the evaluation: the material, piece-square and hand sum as
 /// a [`Pair`] (base and phase weights, from Black's side) and the progress model's
 /// sum over the same features (the same for both sides).

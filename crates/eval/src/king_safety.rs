@@ -3,6 +3,9 @@
 
 use crate::phase::{self as paired, Pair};
 use crate::weights::*;
+use crate::weights::{
+    ENEMY_KING_PLACE as ENEMY_KING_PLACE_WEIGHTS, OWN_KING_PLACE as OWN_KING_PLACE_WEIGHTS,
+};
 use shogi::attacks::{king_attacks, piece_attacks};
 use shogi::{Bitboard, Color, PieceKind, Position, Square};
 use std::sync::OnceLock;
@@ -222,6 +225,12 @@ pub(crate) fn danger_from_scan(
 /// king square.
 pub const PLACES: usize = 9 * 17;
 
+// The tables read at every node, paired at compile time (see `crate::phase`).
+pub static OWN_KING_PLACE: [[Pair; PLACES]; 15] =
+    paired::pair_rows(&OWN_KING_PLACE_WEIGHTS, &crate::weights::phase::OWN_KING_PLACE);
+pub static ENEMY_KING_PLACE: [[Pair; PLACES]; 15] =
+    paired::pair_rows(&ENEMY_KING_PLACE_WEIGHTS, &crate::weights::phase::ENEMY_KING_PLACE);
+
 /// Where `piece` (owned by `owner`) stands relative to `king`, as `owner` sees the
 /// board: `file distance × 17 + rank offset + 8`, the offset negative towards the
 /// enemy camp.
@@ -243,8 +252,7 @@ pub fn king_proximity(pos: &Position) -> Pair {
     let mut sum = 0;
     for_each_placed_piece(pos, |kind, own_place, enemy_place, sign| {
         sum += Pair::from(sign)
-            * (paired::OWN_KING_PLACE[kind][own_place]
-                + paired::ENEMY_KING_PLACE[kind][enemy_place]);
+            * (OWN_KING_PLACE[kind][own_place] + ENEMY_KING_PLACE[kind][enemy_place]);
     });
     sum
 }

@@ -14,7 +14,8 @@
 use crate::king_safety::{
     danger_from_scan, scan_both_zones, scan_zone, two_step_box, ZoneScan, DANGER,
 };
-use crate::phase::{Pair, ESCAPE_SQUARES, KING_BOX, WEAK_COUNT, ZONE_CONTESTED, ZONE_WEAK};
+use crate::phase::{pair_rows, pairs, Pair};
+use crate::weights::{self, phase};
 use shogi::attacks::king_attacks;
 use shogi::{Bitboard, Color, PieceKind, Position, Square};
 use std::sync::OnceLock;
@@ -34,6 +35,14 @@ pub const BOX_PLACES: usize = 15;
 /// (2) × the attacker's hits on it (0, 1, 2+) × the defender's (0, 1, 2+) × what
 /// stands on it (empty, the king's side's piece, the enemy's).
 pub const BOX_STATES: usize = HAND_STATES * 27;
+
+// The tables read at every node, paired at compile time (see `crate::phase`).
+static ZONE_WEAK: [Pair; ZONE_PLACES] = pairs(&weights::ZONE_WEAK, &phase::ZONE_WEAK);
+static ZONE_CONTESTED: [Pair; ZONE_PLACES] =
+    pairs(&weights::ZONE_CONTESTED, &phase::ZONE_CONTESTED);
+static WEAK_COUNT: [[Pair; 9]; HAND_STATES] = pair_rows(&weights::WEAK_COUNT, &phase::WEAK_COUNT);
+static ESCAPE_SQUARES: [Pair; 9] = pairs(&weights::ESCAPE_SQUARES, &phase::ESCAPE_SQUARES);
+static KING_BOX: [[Pair; BOX_STATES]; BOX_PLACES] = pair_rows(&weights::KING_BOX, &phase::KING_BOX);
 
 /// The place of `sq`, a square of the 5x5 box around `king`, as `owner` sees it.
 fn box_place(sq: Square, king: Square, owner: Color) -> usize {

@@ -4,7 +4,8 @@
 //! Sliders are the pieces whose worth depends most on the position around them: a
 //! rook shut in behind its own pawns is worth far less than one on an open file.
 
-use crate::phase::{Pair, SLIDER_MOBILITY};
+use crate::phase::{pair_rows, Pair};
+use crate::weights;
 use shogi::attacks::piece_attacks;
 use shogi::{Color, PieceKind, Position};
 
@@ -14,6 +15,10 @@ pub const SLIDERS: [PieceKind; 5] =
 
 /// Largest mobility counted; more squares count as this many.
 pub const MAX_MOBILITY: usize = 16;
+
+/// The mobility table, paired at compile time (see `crate::phase`).
+static SLIDER_MOBILITY: [[Pair; MAX_MOBILITY + 1]; SLIDERS.len()] =
+    pair_rows(&weights::SLIDER_MOBILITY, &weights::phase::SLIDER_MOBILITY);
 
 /// Calls `visit(row, squares, sign)` for every slider on the board: its row in
 /// `SLIDER_MOBILITY`, its capped number of reachable squares, +1 for Black's and

@@ -7,7 +7,6 @@
 //! ([`Features::fixed`]). A test checks the identity against [`crate::evaluate`] along
 //! random games, so the tuner and the engine cannot drift apart.
 
-use crate::incremental::{mirrored_square, SQUARES_MIRRORED};
 use crate::king_safety::{for_each_placed_piece, king_danger, PLACES};
 use crate::king_zone::{
     for_each_zone_feature, ZoneFeature, BOX_PLACES, BOX_STATES, HAND_STATES, ZONE_PLACES,
@@ -15,6 +14,17 @@ use crate::king_zone::{
 use crate::mobility::{for_each_slider, MAX_MOBILITY, SLIDERS};
 use crate::threats::threatened_pieces;
 use crate::weights::*;
+
+/// Squares of one side of the board, centre file included (`PIECE_SQUARE` columns).
+pub const SQUARES_MIRRORED: usize = 45;
+
+/// `sq` as Black sees it with the board mirrored left to right: distance from the
+/// nearer edge file (0-4) × 9 + rank (0: Black's far rank).
+#[inline]
+pub fn mirrored_square(sq: Square) -> usize {
+    let file = sq.file() as usize;
+    file.min(8 - file) * 9 + sq.relative_rank(Color::Black) as usize
+}
 use shogi::{Color, PieceKind, Position, Square};
 use std::fmt::Write;
 

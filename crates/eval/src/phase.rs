@@ -13,9 +13,6 @@
 //! ([`split`]). Sums stay exact as long as each half stays within `i32`, which any
 //! evaluation does by orders of magnitude.
 
-use crate::king_safety::PLACES;
-use crate::king_zone::{BOX_PLACES, BOX_STATES, HAND_STATES, ZONE_PLACES};
-use crate::mobility::{MAX_MOBILITY, SLIDERS};
 use crate::weights::{self, phase};
 
 /// A weight and its phase weight in one integer: `phase × 2³² + base`.
@@ -64,7 +61,7 @@ pub fn phase_of(progress_sum: i32) -> i32 {
     table[(progress_sum.clamp(LOW, 16) - LOW) as usize] as i32
 }
 
-const fn pairs<const N: usize>(base: &[i32; N], phase: &[i32; N]) -> [Pair; N] {
+pub(crate) const fn pairs<const N: usize>(base: &[i32; N], phase: &[i32; N]) -> [Pair; N] {
     let mut out = [0; N];
     let mut i = 0;
     while i < N {
@@ -74,7 +71,7 @@ const fn pairs<const N: usize>(base: &[i32; N], phase: &[i32; N]) -> [Pair; N] {
     out
 }
 
-const fn pair_rows<const R: usize, const N: usize>(
+pub(crate) const fn pair_rows<const R: usize, const N: usize>(
     base: &[[i32; N]; R],
     phase: &[[i32; N]; R],
 ) -> [[Pair; N]; R] {
@@ -87,21 +84,8 @@ const fn pair_rows<const R: usize, const N: usize>(
     out
 }
 
-// The tables the evaluation reads at every node, paired at compile time.
-pub static OWN_KING_PLACE: [[Pair; PLACES]; 15] =
-    pair_rows(&weights::OWN_KING_PLACE, &phase::OWN_KING_PLACE);
-pub static ENEMY_KING_PLACE: [[Pair; PLACES]; 15] =
-    pair_rows(&weights::ENEMY_KING_PLACE, &phase::ENEMY_KING_PLACE);
-pub static SLIDER_MOBILITY: [[Pair; MAX_MOBILITY + 1]; SLIDERS.len()] =
-    pair_rows(&weights::SLIDER_MOBILITY, &phase::SLIDER_MOBILITY);
-pub static ZONE_WEAK: [Pair; ZONE_PLACES] = pairs(&weights::ZONE_WEAK, &phase::ZONE_WEAK);
-pub static ZONE_CONTESTED: [Pair; ZONE_PLACES] =
-    pairs(&weights::ZONE_CONTESTED, &phase::ZONE_CONTESTED);
-pub static WEAK_COUNT: [[Pair; 9]; HAND_STATES] =
-    pair_rows(&weights::WEAK_COUNT, &phase::WEAK_COUNT);
-pub static ESCAPE_SQUARES: [Pair; 9] = pairs(&weights::ESCAPE_SQUARES, &phase::ESCAPE_SQUARES);
-pub static KING_BOX: [[Pair; BOX_STATES]; BOX_PLACES] =
-    pair_rows(&weights::KING_BOX, &phase::KING_BOX);
+// The threats' and the tempo's pairs; each term's own tables are paired in its
+// module (king_safety, king_zone, mobility).
 pub static THREAT_FIRST: [Pair; 15] = pairs(&weights::THREAT_FIRST, &phase::THREAT_FIRST);
 pub static THREAT_SECOND: [Pair; 15] = pairs(&weights::THREAT_SECOND, &phase::THREAT_SECOND);
 pub const TEMPO: Pair = pair(weights::TEMPO, phase::TEMPO);

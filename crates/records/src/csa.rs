@@ -170,6 +170,14 @@ pub fn special_name(reason: EndReason, version: CsaVersion) -> &'static str {
     }
 }
 
+/// An ending is shown as its CSA special move (`%TORYO`), the name every
+/// record format and server shares.
+impl std::fmt::Display for EndReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(special_name(*self, CsaVersion::V30))
+    }
+}
+
 /// The ending of a CSA special move (`%TORYO`).
 pub fn parse_special(text: &str) -> Option<EndReason> {
     EndReason::ALL.iter().copied().find(|&r| special_name(r, CsaVersion::V30) == text)

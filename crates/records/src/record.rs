@@ -2,7 +2,6 @@
 //! times and comments, the ending, and variations.
 
 use shogi::{Color, Move, Position, SfenError, STARTPOS};
-use std::fmt;
 use std::time::Duration;
 
 /// A game record as every reader produces and every writer consumes it.
@@ -585,11 +584,5 @@ impl Record {
     /// format's writer wrote gives it: the contract of the round-trip tests.
     pub fn restricted_to(&self, format: crate::Format) -> Record {
         crate::restrict(self, format)
-    }
-}
-
-impl fmt::Display for EndReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(crate::csa::special_name(*self, crate::csa::CsaVersion::V30))
     }
 }

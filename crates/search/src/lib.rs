@@ -7,6 +7,8 @@
 //!   tactics; the PVS engine's heuristics).
 //! - [`textbook`]: plain minimax, alpha-beta in max/min form and negamax, with traces.
 //! - [`qsearch`]: quiescence search, for any algorithm, in a table of its choice.
+//! - [`searcher`]: what an algorithm implements to be run: the `Searcher` and
+//!   `SearchThread` traits, the root moves, each thread's context.
 //! - [`engine`]: the engine layer — limits, time control, threads, stop and
 //!   ponder, reports, MultiPV — running any [`engine::Searcher`].
 //! - [`abc`]: ABC search, KFEnd's alpha-beta-conspiracy search (KFEnd's ABC article).
@@ -25,6 +27,7 @@ pub mod picker;
 pub mod plies;
 pub mod pvs;
 pub mod qsearch;
+pub mod searcher;
 pub mod textbook;
 pub mod time;
 pub mod tree;

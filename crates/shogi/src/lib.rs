@@ -7,7 +7,6 @@
 
 pub mod attacks;
 pub mod bitboard;
-mod checks;
 pub mod entering;
 pub mod fuzzing;
 pub mod hand;
@@ -22,12 +21,13 @@ pub mod usi;
 mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use checks::CheckInfo;
 pub use entering::{Declaration, EnteringKingRule};
 pub use hand::Hand;
+pub use movegen::CheckInfo;
 pub use movegen::{legal_moves, MoveList};
 pub use mv::Move;
+pub use position::STARTPOS;
 pub use position::{Position, Repetition};
-pub use sfen::{SfenError, STARTPOS};
+pub use sfen::SfenError;
 pub use types::{Color, Piece, PieceKind, Square};
 pub use usi::MoveParseError;

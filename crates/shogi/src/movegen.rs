@@ -11,6 +11,10 @@
 //! `captures` holds every capture (with and without promotion) and the pawn
 //! promotions that capture nothing; `quiets` every other board move.
 
+mod checks;
+
+pub use checks::CheckInfo;
+
 use crate::attacks::{
     between, bishop_attacks, dragon_attacks, gold_attacks, horse_attacks, king_attacks,
     knight_attacks, lance_attacks, pawn_attacks, rook_attacks, silver_attacks,
@@ -228,7 +232,7 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
         generate_evasions(pos, list);
         list.retain(|m| pos.gives_check(m));
     } else {
-        crate::checks::generate_checks_not_in_check(pos, list);
+        checks::generate_checks_not_in_check(pos, list);
     }
 }
 

@@ -11,6 +11,8 @@ use crate::mv::Move;
 use crate::types::{Color, Piece, PieceKind, Square};
 use crate::zobrist;
 
+pub const STARTPOS: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
 /// What is remembered per ply so a move can be taken back and repetitions found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StateInfo {
@@ -93,7 +95,7 @@ impl Position {
 
     /// The standard starting position.
     pub fn startpos() -> Position {
-        Position::from_sfen(crate::sfen::STARTPOS).expect("the start position is valid")
+        Position::from_sfen(STARTPOS).expect("the start position is valid")
     }
 
     // ---- Queries -------------------------------------------------------------
@@ -275,12 +277,6 @@ impl Position {
     #[inline]
     pub fn pinned(&self, color: Color) -> Bitboard {
         self.king_blockers(color, self.occupied()) & self.by_color[color.index()]
-    }
-
-    /// Answers "does this move give check?" for many moves of this position at the
-    /// cost of two bit tests each (`None`: the opponent has no king).
-    pub fn check_info(&self) -> Option<crate::checks::CheckInfo> {
-        crate::checks::CheckInfo::new(self)
     }
 
     /// Whether the move (legal in this position) gives check.

@@ -6,8 +6,6 @@ use crate::position::Position;
 use crate::types::{Color, Piece, PieceKind, Square};
 use std::fmt;
 
-pub const STARTPOS: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
-
 /// Everything that can be wrong with an SFEN string.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SfenError {

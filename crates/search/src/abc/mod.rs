@@ -57,12 +57,12 @@ pub mod conspiracy;
 pub mod table;
 mod worker;
 
-use crate::engine::context::SharedState;
-use crate::engine::{
+use crate::game::Game;
+use crate::searcher::context::SharedState;
+use crate::searcher::{
     remake_tables, tables_or_smallest, Algorithm, AllocError, RootMoves, SearchThread, Searcher,
     ThreadContext,
 };
-use crate::game::Game;
 use crate::tt::TranspositionTable;
 use crate::value::Value;
 use table::PositionTable;

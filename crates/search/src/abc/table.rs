@@ -11,7 +11,7 @@
 //! reads as a miss. Shared by all threads without locks; one entry per position
 //! slot, the newest kept.
 
-use crate::engine::AllocError;
+use crate::searcher::AllocError;
 use crate::tt::Bound;
 use crate::value::Value;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};

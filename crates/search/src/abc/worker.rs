@@ -4,11 +4,11 @@
 use super::conspiracy::{Child, Conspiracy, Head};
 use super::table::Stored;
 use super::{AbcOptions, AbcTables};
-use crate::engine::{BoundReport, RootMoves, SearchThread, ThreadContext};
 use crate::game::{rules_end, units, Game, Side};
 use crate::history::{ContinuationHistory, History, QuietStats};
 use crate::plies::PlyStack;
 use crate::qsearch::{qsearch, QsHost, REPETITION_PLIES};
+use crate::searcher::{BoundReport, RootMoves, SearchThread, ThreadContext};
 use crate::tt::{Bound, TranspositionTable};
 use crate::value::*;
 

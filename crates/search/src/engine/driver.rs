@@ -1,11 +1,11 @@
 //! Running a [`Searcher`]: the threads, the main thread's iterations (MultiPV
 //! lines, reports, deciding when to stop) and the helpers' iterations.
 
-use super::context::{SharedState, ThreadContext};
-use super::control::{Control, Signals};
 use super::{Info, RootMoves, SearchResult, SearchThread, Searcher};
 use crate::game::Game;
 use crate::limits::Limits;
+use crate::searcher::context::{SharedState, ThreadContext};
+use crate::searcher::control::{Control, Signals};
 use crate::time::{instability_factor, TimeOptions};
 use crate::tt::Bound;
 use crate::value::*;

@@ -11,10 +11,10 @@ mod node;
 mod root;
 mod worker;
 
-use crate::engine::{
+use crate::game::Game;
+use crate::searcher::{
     remake_tables, tables_or_smallest, Algorithm, AllocError, Searcher, ThreadContext,
 };
-use crate::game::Game;
 use crate::tt::TranspositionTable;
 use worker::Worker;
 

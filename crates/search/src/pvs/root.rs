@@ -2,8 +2,8 @@
 //! and the root node, which keeps every root move's value and line.
 
 use super::worker::{Frame, Worker, NO_MOVE};
-use crate::engine::{BoundReport, RootMoves};
 use crate::game::{units, Game};
+use crate::searcher::{BoundReport, RootMoves};
 use crate::tt::Bound;
 use crate::value::*;
 

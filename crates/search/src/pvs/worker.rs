@@ -1,11 +1,11 @@
 //! One PVS thread: its position, its move-ordering memory, its lines and move
 //! storage per ply, and its link to the engine layer.
 
-use crate::engine::{BoundReport, RootMoves, SearchThread, ThreadContext};
 use crate::game::Game;
 use crate::history::{ContinuationHistory, ContinuationRow, History, Killers, QuietStats};
 use crate::plies::PlyStack;
 use crate::qsearch::{qsearch, QsHost};
+use crate::searcher::{BoundReport, RootMoves, SearchThread, ThreadContext};
 use crate::tt::TranspositionTable;
 use crate::value::*;
 

@@ -11,12 +11,12 @@
 //! from its new square to the king cannot run through the square it leaves; the
 //! check squares can use the occupancy as it is.
 
+use super::{is_pawn_drop_mate, Context, MoveList};
 use crate::attacks::{
     bishop_attacks, dragon_attacks, gold_attacks, horse_attacks, king_attacks, knight_attacks,
     lance_attacks, line, pawn_attacks, piece_attacks, rook_attacks, silver_attacks,
 };
 use crate::bitboard::Bitboard;
-use crate::movegen::{is_pawn_drop_mate, Context, MoveList};
 use crate::mv::Move;
 use crate::position::Position;
 use crate::types::{PieceKind, Square};
@@ -65,6 +65,14 @@ pub struct CheckInfo {
     squares: CheckSquares,
     discoverers: Bitboard,
     eksq: Square,
+}
+
+impl Position {
+    /// Answers "does this move give check?" for many moves of this position at the
+    /// cost of two bit tests each (`None`: the opponent has no king).
+    pub fn check_info(&self) -> Option<CheckInfo> {
+        CheckInfo::new(self)
+    }
 }
 
 impl CheckInfo {
