@@ -8,8 +8,8 @@ pattern in the PGNs that `tools/match.py --pgn` writes: for each game, the furth
 rank each king reached (0: its own back rank, 6-8: the enemy camp) and the result
 for the named engine, counted by whose king got at least `--ranks` ranks out.
 
-    python3 tools/king_walks.py data/matches/s12-*.pgn
-    python3 tools/king_walks.py --ranks 4 data/matches/s12-*.pgn
+    python3 tools/king_walks.py data/matches/gps-*.pgn
+    python3 tools/king_walks.py --ranks 4 data/matches/gps-*.pgn
 """
 
 import argparse
