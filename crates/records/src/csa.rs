@@ -63,7 +63,8 @@ pub fn parse_csa_piece(name: &str) -> Option<PieceKind> {
     PIECE_NAMES.iter().find(|(_, n)| *n == name).map(|(k, _)| *k)
 }
 
-fn sign(color: Color) -> char {
+/// The CSA sign of a side: `+` for Black (sente), `-` for White.
+pub fn sign(color: Color) -> char {
     match color {
         Color::Black => '+',
         Color::White => '-',
@@ -183,16 +184,79 @@ pub fn parse_special(text: &str) -> Option<EndReason> {
     EndReason::ALL.iter().copied().find(|&r| special_name(r, CsaVersion::V30) == text)
 }
 
-/// The start position being described.
-struct Setup {
-    board: [Piece; 81],
-    hands: [[u32; 8]; 2],
-    seen: bool,
+/// The side of a CSA sign.
+pub fn color_of_sign(c: char) -> Option<Color> {
+    match c {
+        '+' => Some(Color::Black),
+        '-' => Some(Color::White),
+        _ => None,
+    }
 }
 
-impl Setup {
-    fn new() -> Setup {
-        Setup { board: [Piece::EMPTY; 81], hands: [[0; 8]; 2], seen: false }
+/// A start position being read from CSA position lines: `PI` (less removed
+/// pieces), `P1`..`P9`, `P+`/`P-` pieces (`00AL`: the rest of the set to that
+/// hand), and the side to move (`+`/`-`), as a record or a CSA server's game
+/// summary gives them; [`PositionReader::finish`] makes the position.
+#[derive(Clone, Debug)]
+pub struct PositionReader {
+    board: [Piece; 81],
+    hands: [[u32; 8]; 2],
+    /// Whether a `P` line has been read (else the start is the even game's).
+    seen: bool,
+    /// The side a `+`/`-` line named.
+    side: Option<Color>,
+}
+
+impl Default for PositionReader {
+    fn default() -> Self {
+        PositionReader::new()
+    }
+}
+
+impl PositionReader {
+    pub fn new() -> PositionReader {
+        PositionReader { board: [Piece::EMPTY; 81], hands: [[0; 8]; 2], seen: false, side: None }
+    }
+
+    /// Whether `line` is one this reader takes (`P…`, or a lone `+`/`-`).
+    pub fn accepts(line: &str) -> bool {
+        line.starts_with('P') || line == "+" || line == "-"
+    }
+
+    /// Reads one position line.
+    ///
+    /// # Errors
+    /// `Board` (what is wrong) or `Syntax` for a line that cannot be read.
+    pub fn read_line(&mut self, line: &str) -> Result<(), ErrorKind> {
+        if line == "+" || line == "-" {
+            self.side = line.chars().next().and_then(color_of_sign);
+            return Ok(());
+        }
+        let Some(rest) = line.strip_prefix('P') else {
+            return Err(ErrorKind::Syntax(line.to_string()));
+        };
+        self.seen = true;
+        let mut chars = rest.chars();
+        let read = match chars.next() {
+            Some('I') => self.pi(chars.as_str()),
+            Some(d @ '1'..='9') => self.rank(d as u8 - b'1', chars.as_str()),
+            Some('+') => self.pieces(Color::Black, chars.as_str()),
+            Some('-') => self.pieces(Color::White, chars.as_str()),
+            _ => return Err(ErrorKind::Syntax(line.to_string())),
+        };
+        read.map_err(ErrorKind::Board)
+    }
+
+    /// The position read, with the side a `+`/`-` line named to move, else
+    /// `default_side`; the even game's where no `P` line was read. Checked by the
+    /// rules core (piece counts, kings, pieces that could never move).
+    ///
+    /// # Errors
+    /// `Position` for a position the rules do not allow.
+    pub fn finish(&self, default_side: Color) -> Result<Position, ErrorKind> {
+        let side = self.side.unwrap_or(default_side);
+        let sfen = if self.seen { self.sfen(side) } else { Self::hirate_sfen(side) };
+        Position::from_sfen(&sfen).map_err(ErrorKind::Position)
     }
 
     fn sfen(&self, side: Color) -> String {
@@ -332,7 +396,7 @@ impl Setup {
 /// Where the reader is.
 struct Reader {
     record: Record,
-    setup: Setup,
+    setup: PositionReader,
     pos: Option<Position>,
 }
 
@@ -391,29 +455,18 @@ impl Reader {
             self.record.headers.push((HeaderKey::from_csa(key), value.to_string()));
             return Ok(());
         }
-        if let Some(rest) = line.strip_prefix('P') {
+        if line.starts_with('P') {
             if self.pos.is_some() {
                 return Err(ErrorKind::Board("a position line after the side to move".into()));
             }
-            self.setup.seen = true;
-            let mut chars = rest.chars();
-            let result = match chars.next() {
-                Some('I') => self.setup.pi(chars.as_str()),
-                Some(d @ '1'..='9') => self.setup.rank(d as u8 - b'1', chars.as_str()),
-                Some('+') => self.setup.pieces(Color::Black, chars.as_str()),
-                Some('-') => self.setup.pieces(Color::White, chars.as_str()),
-                _ => return Err(syntax()),
-            };
-            return result.map_err(ErrorKind::Board);
+            return self.setup.read_line(line);
         }
         if line == "+" || line == "-" {
             if self.pos.is_some() {
                 return Err(syntax());
             }
             let side = if line == "+" { Color::Black } else { Color::White };
-            let setup = std::mem::replace(&mut self.setup, Setup::new());
-            let sfen = if setup.seen { setup.sfen(side) } else { Setup::hirate_sfen(side) };
-            let pos = Position::from_sfen(&sfen).map_err(ErrorKind::Position)?;
+            let pos = std::mem::take(&mut self.setup).finish(side)?;
             self.record.start = Start::from_position(&pos);
             self.pos = Some(pos);
             return Ok(());
@@ -462,7 +515,7 @@ impl Reader {
     }
 }
 
-impl Setup {
+impl PositionReader {
     fn hirate_sfen(side: Color) -> String {
         let mut s = STARTPOS.to_string();
         if side == Color::White {
@@ -508,7 +561,7 @@ pub fn read_csa_all(text: &str) -> Vec<ReadResult> {
 }
 
 fn read_from<'a>(lines: impl Iterator<Item = (usize, &'a str)>) -> ReadResult {
-    let mut r = Reader { record: Record::default(), setup: Setup::new(), pos: None };
+    let mut r = Reader { record: Record::default(), setup: PositionReader::new(), pos: None };
     let mut last_line = 0;
     for (i, raw) in lines {
         last_line = i + 1;
@@ -670,5 +723,142 @@ mod tests {
         assert_eq!(parse_time("0.5"), Some(Duration::from_millis(500)));
         assert_eq!(parse_time(""), None);
         assert_eq!(parse_time("1x"), None);
+    }
+
+    fn start() -> Position {
+        shogi::attacks::init();
+        Position::startpos()
+    }
+
+    fn legal_usi(pos: &Position, usi: &str) -> Move {
+        let m = pos.parse_usi_move(usi).expect(usi);
+        assert!(shogi::legal_moves(pos).contains(m));
+        m
+    }
+
+    #[test]
+    fn moves_round_trip_through_csa() {
+        let mut pos = start();
+        for usi in ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"] {
+            let m = legal_usi(&pos, usi);
+            let csa = move_to_csa(&pos, m);
+            assert_eq!(csa_move_to_move(&pos, &csa), Ok(m), "{csa}");
+            pos.do_move(m);
+        }
+        assert_eq!(
+            pos.to_sfen().split(' ').next(),
+            Some("lnsgkg1nl/1r5s1/pppppp1pp/6p2/5B3/2P6/PP1PPPPPP/7R1/LNSGKGSNL")
+        );
+    }
+
+    #[test]
+    fn csa_moves_spelled_as_expected() {
+        let mut pos = start();
+        let m = csa_move_to_move(&pos, "+7776FU").unwrap();
+        assert_eq!(m.to_usi(), "7g7f");
+        pos.do_move(m);
+        pos.do_move(csa_move_to_move(&pos, "-3334FU").unwrap());
+        let m = csa_move_to_move(&pos, "+8822UM").unwrap();
+        assert!(m.is_promotion());
+        assert_eq!(move_to_csa(&pos, m), "+8822UM");
+    }
+
+    /// Text from a network: every bad move is an error, never a panic.
+    #[test]
+    fn bad_moves_are_refused_not_panicked_on() {
+        let pos = start();
+        for text in [
+            "",
+            "+",
+            "+7776",
+            "+7776XX",
+            "-3334FU",
+            "+7775FU",
+            "+0055KA",
+            "+7776TO",
+            "+1010FU",
+            "+77é6FU",
+            "*7776FU",
+            "+0000FU",
+            "+7776FU,T3",
+        ] {
+            assert!(csa_move_to_move(&pos, text).is_err(), "{text}");
+        }
+        assert_eq!(csa_move_to_move(&pos, "-3334FU"), Err(ErrorKind::WrongSide("-3334FU".into())));
+    }
+
+    #[test]
+    fn positions_read_from_csa_lines() {
+        shogi::attacks::init();
+        let mut r = PositionReader::new();
+        r.read_line("PI").unwrap();
+        r.read_line("+").unwrap();
+        assert_eq!(r.finish(Color::Black).unwrap().to_sfen(), STARTPOS);
+        // No line at all: the even game, the default side to move.
+        assert_eq!(PositionReader::new().finish(Color::Black).unwrap().to_sfen(), STARTPOS);
+
+        let ranks = [
+            "-KY-KE-GI-KI-OU-KI-GI-KE-KY",
+            " * -HI *  *  *  *  * -KA * ",
+            "-FU-FU-FU-FU-FU-FU-FU-FU-FU",
+            " *  *  *  *  *  *  *  *  * ",
+            " *  *  *  *  *  *  *  *  * ",
+            " *  *  *  *  *  *  *  *  * ",
+            "+FU+FU+FU+FU+FU+FU+FU+FU+FU",
+            " * +KA *  *  *  *  * +HI * ",
+            "+KY+KE+GI+KI+OU+KI+GI+KE+KY",
+        ];
+        let mut r = PositionReader::new();
+        for (i, row) in ranks.iter().enumerate() {
+            r.read_line(&format!("P{}{}", i + 1, row)).unwrap();
+        }
+        r.read_line("-").unwrap();
+        let pos = r.finish(Color::Black).unwrap();
+        assert_eq!(pos.side_to_move(), Color::White);
+
+        // A bishop handicap: White (the stronger side) moves first.
+        let mut r = PositionReader::new();
+        r.read_line("PI22KA").unwrap();
+        r.read_line("-").unwrap();
+        assert_eq!(
+            r.finish(Color::Black).unwrap().to_sfen(),
+            "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+        );
+
+        // A tsume-like position with hands and the rest of the set to White.
+        let mut r = PositionReader::new();
+        r.read_line("P-11OU").unwrap();
+        r.read_line("P+13FU00KI00KI").unwrap();
+        r.read_line("P+59OU").unwrap();
+        r.read_line("P-00AL").unwrap();
+        r.read_line("+").unwrap();
+        let pos = r.finish(Color::Black).unwrap();
+        assert_eq!(pos.hand(Color::Black).count(PieceKind::Gold), 2);
+        assert_eq!(pos.hand(Color::White).count(PieceKind::Pawn), 17);
+        assert_eq!(pos.hand(Color::White).count(PieceKind::Gold), 2);
+    }
+
+    #[test]
+    fn bad_position_lines_are_refused() {
+        for line in [
+            "P",
+            "PX",
+            "P1-KY-KE-GI-KI-OU-KI-GI-KE-XX",
+            "P+00",
+            "P+00ZZ",
+            "P+1",
+            "PI99ZZ",
+            "PI55FU",
+            "P+00OU",
+            "Pé",
+        ] {
+            let mut r = PositionReader::new();
+            assert!(r.read_line(line).is_err(), "{line}");
+        }
+        let mut r = PositionReader::new();
+        r.read_line("P+59OU").unwrap();
+        r.read_line("P-51OU").unwrap();
+        r.read_line("P+11FU").unwrap();
+        assert!(r.finish(Color::Black).is_err(), "a pawn that can never move");
     }
 }

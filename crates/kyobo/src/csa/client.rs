@@ -5,15 +5,21 @@
 use super::clock::{GameClock, Margin};
 use super::engine::{parse_bestmove, BestMove, EngineCommand, SearchInfo, UsiEngine};
 use super::link::{Connection, Event, Transcript};
-use super::notation::{format_move, parse_move, parse_usi_legal, sign};
 use super::record::{self, RecordEnd, RecordMove};
 use super::summary::{split_move_line, GameSummary, SummaryReader};
+use records::csa::{csa_move_to_move, move_to_csa, sign};
 use shogi::{legal_moves, Color, Declaration, EnteringKingRule, Move, Position};
 use std::collections::VecDeque;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant, SystemTime};
+
+/// A USI move (`7g7f`) as a legal move of `pos`, or `None`.
+fn legal_usi_move(pos: &Position, text: &str) -> Option<Move> {
+    let m = pos.parse_usi_move(text).ok()?;
+    shogi::legal_moves(pos).contains(m).then_some(m)
+}
 
 /// Everything the client needs to know, settled from the settings file and flags.
 #[derive(Clone, Debug)]
@@ -65,6 +71,11 @@ impl Settings {
 /// Why the client stopped.
 #[derive(Debug)]
 pub enum ClientError {
+    /// The connection failed or closed before a game (worth retrying).
+    Connection(String),
+    /// A connection that gave no game: a summary we refused, the opponent's
+    /// `REJECT` (worth retrying).
+    NoGame(String),
     /// The server refused the id and password at the first login of the run;
     /// retrying would not help.
     LoginRejected(String),
@@ -79,6 +90,7 @@ pub enum ClientError {
 impl fmt::Display for ClientError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            ClientError::Connection(why) | ClientError::NoGame(why) => write!(f, "{why}"),
             ClientError::LoginRejected(why) => write!(f, "the server rejected the login: {why}"),
             ClientError::Engine(why) => write!(f, "engine: {why}"),
             ClientError::GaveUp { attempts, last } => {
@@ -91,12 +103,11 @@ impl fmt::Display for ClientError {
 
 impl std::error::Error for ClientError {}
 
-/// A connection attempt that did not give a game: worth retrying.
-#[derive(Debug)]
-enum Retry {
-    Connection(String),
-    /// No game came of it (a summary refused, the opponent's `REJECT`).
-    NoGame(String),
+impl ClientError {
+    /// Whether connecting again may help (else the run ends with the error).
+    pub fn retryable(&self) -> bool {
+        matches!(self, ClientError::Connection(_) | ClientError::NoGame(_))
+    }
 }
 
 /// How a game ended for us.
@@ -148,6 +159,50 @@ pub struct Tally {
     pub losses: u32,
     pub draws: u32,
     pub other: u32,
+}
+
+/// Where our side of a game stands.
+enum Turn {
+    /// Nothing under way: the opponent's move is awaited (or ours is to start).
+    Idle,
+    /// The engine is thinking on our move.
+    Thinking(Thinking),
+    /// Our move is sent, until the server echoes it.
+    Sent(SentMove),
+}
+
+/// What an event did to the game.
+enum Step {
+    /// The game goes on.
+    Go,
+    /// The game is over, with this result.
+    End(GameResult),
+}
+
+/// A game being played.
+struct Play {
+    /// The game's number in the run.
+    number: u32,
+    me: Color,
+    game: Game,
+    turn: Turn,
+    /// When our clock started on the current move.
+    turn_start: Instant,
+    /// The server's special move (`%TORYO`, …), and the result's reasons.
+    special: Option<String>,
+    reasons: Vec<String>,
+}
+
+impl Play {
+    /// When the engine's time runs out: `stop` at first, then a fallback move;
+    /// no deadline when it is not thinking.
+    fn deadline(&self) -> Instant {
+        match &self.turn {
+            Turn::Thinking(t) if !t.stop_sent => t.stop_at,
+            Turn::Thinking(t) => t.fallback_at,
+            _ => Instant::now() + Duration::from_secs(3600),
+        }
+    }
 }
 
 /// A move we sent, until the server echoes it with its time.
@@ -248,17 +303,13 @@ impl Client {
                         std::thread::sleep(Duration::from_millis(500));
                     }
                 }
-                Err(Ok(Retry::NoGame(why))) => {
+                Err(retry) if retry.retryable() => {
                     failures += 1;
+                    let why = retry.to_string();
                     self.check_retries(failures, &why)?;
                     self.wait_before_retry(failures, &why);
                 }
-                Err(Ok(Retry::Connection(why))) => {
-                    failures += 1;
-                    self.check_retries(failures, &why)?;
-                    self.wait_before_retry(failures, &why);
-                }
-                Err(Err(fatal)) => {
+                Err(fatal) => {
                     self.stop_engine();
                     return Err(fatal);
                 }
@@ -445,7 +496,7 @@ impl Client {
     }
 
     /// Connects, logs in, waits for a game, plays it and logs out.
-    fn one_connection(&mut self, number: u32) -> Result<GameOutcome, Result<Retry, ClientError>> {
+    fn one_connection(&mut self, number: u32) -> Result<GameOutcome, ClientError> {
         self.conn_seq += 1;
         let conn = Connection::open(
             &self.s.host,
@@ -455,7 +506,10 @@ impl Client {
             self.tx.clone(),
         )
         .map_err(|e| {
-            Ok(Retry::Connection(format!("cannot connect to {}:{}: {e}", self.s.host, self.s.port)))
+            ClientError::Connection(format!(
+                "cannot connect to {}:{}: {e}",
+                self.s.host, self.s.port
+            ))
         })?;
         self.transcript.note(&format!("connected to {}:{}", self.s.host, self.s.port));
         self.conn = Some(conn);
@@ -463,21 +517,21 @@ impl Client {
         let summary = self.await_summary()?;
         // A new game for the engine: its tables cleared on the way.
         if self.engine.is_none() {
-            self.start_engine().map_err(Err)?;
+            self.start_engine()?;
         }
         self.engine_send("usinewgame");
         if let Err(e) = self.engine_ready(Duration::from_secs(120)) {
             self.send_server("REJECT");
-            return Err(Err(ClientError::Engine(format!("no readyok before the game: {e}"))));
+            return Err(ClientError::Engine(format!("no readyok before the game: {e}")));
         }
         self.send_server(&format!("AGREE {}", summary.game_id));
         self.await_start(&summary)?;
-        let outcome = self.play(number, &summary).map_err(Err)?;
+        let outcome = self.play(number, &summary)?;
         self.send_server("LOGOUT");
         Ok(outcome)
     }
 
-    fn login(&mut self) -> Result<(), Result<Retry, ClientError>> {
+    fn login(&mut self) -> Result<(), ClientError> {
         let line = format!("LOGIN {} {}", self.s.id, self.s.login_secret());
         self.send_server(&line);
         say(&format!("login as {} at {}:{}", self.s.id, self.s.host, self.s.port));
@@ -486,7 +540,9 @@ impl Client {
         loop {
             match self.next_event(deadline) {
                 None => {
-                    return Err(Ok(Retry::Connection("no answer to LOGIN within 60 s".to_string())))
+                    return Err(ClientError::Connection(
+                        "no answer to LOGIN within 60 s".to_string(),
+                    ))
                 }
                 Some(Event::Server { line, .. }) => {
                     let line = line.trim_end();
@@ -497,10 +553,10 @@ impl Client {
                     if line.starts_with("LOGIN:incorrect") && self.logged_in_once {
                         // After games played this is most likely our previous
                         // connection not yet gone from the server: worth a retry.
-                        return Err(Ok(Retry::Connection(
+                        return Err(ClientError::Connection(
                             "LOGIN:incorrect (the server may still hold our last connection)"
                                 .to_string(),
-                        )));
+                        ));
                     }
                     if line.starts_with("LOGIN:incorrect") {
                         // The server may say why on the next line before closing.
@@ -510,16 +566,16 @@ impl Client {
                         } else {
                             format!(" ({})", why.join("; "))
                         };
-                        return Err(Err(ClientError::LoginRejected(format!(
+                        return Err(ClientError::LoginRejected(format!(
                             "LOGIN:incorrect for id '{}'{detail}",
                             self.s.id
-                        ))));
+                        )));
                     }
                 }
                 Some(Event::ServerClosed { reason, .. }) => {
-                    return Err(Ok(Retry::Connection(format!(
+                    return Err(ClientError::Connection(format!(
                         "connection closed before the login was answered: {reason}"
-                    ))))
+                    )))
                 }
                 Some(Event::EngineGone { .. }) => self.engine = None,
                 Some(Event::Engine { .. }) => {}
@@ -543,7 +599,7 @@ impl Client {
         lines
     }
 
-    fn await_summary(&mut self) -> Result<GameSummary, Result<Retry, ClientError>> {
+    fn await_summary(&mut self) -> Result<GameSummary, ClientError> {
         let mut reader: Option<SummaryReader> = None;
         loop {
             let Some(event) = self.next_event(Instant::now() + Duration::from_secs(3600)) else {
@@ -565,15 +621,15 @@ impl Client {
                         Some(Err(e)) => {
                             say(&format!("refusing the game: {e}"));
                             self.send_server("REJECT");
-                            return Err(Ok(Retry::NoGame(format!("game refused: {e}"))));
+                            return Err(ClientError::NoGame(format!("game refused: {e}")));
                         }
                         None => {}
                     }
                 }
                 Event::ServerClosed { reason, .. } => {
-                    return Err(Ok(Retry::Connection(format!(
+                    return Err(ClientError::Connection(format!(
                         "connection closed while waiting for a game: {reason}"
-                    ))))
+                    )))
                 }
                 Event::EngineGone { .. } => self.engine = None,
                 Event::Engine { line, .. } => {
@@ -585,7 +641,7 @@ impl Client {
         }
     }
 
-    fn await_start(&mut self, summary: &GameSummary) -> Result<(), Result<Retry, ClientError>> {
+    fn await_start(&mut self, summary: &GameSummary) -> Result<(), ClientError> {
         loop {
             let Some(event) = self.next_event(Instant::now() + Duration::from_secs(3600)) else {
                 continue;
@@ -598,13 +654,13 @@ impl Client {
                     }
                     if line.starts_with("REJECT:") {
                         say(&format!("game {} rejected: {line}", summary.game_id));
-                        return Err(Ok(Retry::NoGame(format!("the game was rejected ({line})"))));
+                        return Err(ClientError::NoGame(format!("the game was rejected ({line})")));
                     }
                 }
                 Event::ServerClosed { reason, .. } => {
-                    return Err(Ok(Retry::Connection(format!(
+                    return Err(ClientError::Connection(format!(
                         "connection closed before the game started: {reason}"
-                    ))))
+                    )))
                 }
                 Event::EngineGone { .. } => self.engine = None,
                 Event::Engine { .. } => {}
@@ -615,11 +671,12 @@ impl Client {
     // ---- the game ------------------------------------------------------------
 
     /// Plays a game from `START` to its result; `Err` only for a record that cannot
-    /// be written.
+    /// be written. A state machine: each event (the engine's line, its end, the
+    /// server's line, a deadline while the engine thinks) moves our turn on (see
+    /// [`Turn`]) or ends the game.
     fn play(&mut self, number: u32, summary: &GameSummary) -> Result<GameOutcome, ClientError> {
         let me = summary.my_color;
         let start_time = SystemTime::now();
-        let mut game = Game::new(summary);
         say(&format!(
             "game {number}/{}: {} — {} (+) vs {} (-), we play {}, {}{}",
             self.s.games,
@@ -634,143 +691,185 @@ impl Client {
                 format!(", from move {}", summary.moves.len() + 1)
             }
         ));
-        let mut turn_start = Instant::now();
-        let mut thinking: Option<Thinking> = None;
-        let mut sent: Option<SentMove> = None;
-        let mut special: Option<String> = None;
-        let mut reasons: Vec<String> = Vec::new();
+        let mut play = Play {
+            number,
+            me,
+            game: Game::new(summary),
+            turn: Turn::Idle,
+            turn_start: Instant::now(),
+            special: None,
+            reasons: Vec::new(),
+        };
         let result = loop {
-            if thinking.is_none() && sent.is_none() && !game.desync && game.pos.side_to_move() == me
-            {
-                match self.start_thinking(&game, turn_start) {
-                    Ok(t) => thinking = Some(t),
-                    Err(line) => {
-                        // No engine or no legal move: resign.
-                        self.send_server(&line);
-                        sent = Some(SentMove { csa: line, measured_ms: 0, comment: None });
-                    }
-                }
-            }
-            let deadline = match &thinking {
-                Some(t) if !t.stop_sent => t.stop_at,
-                Some(t) => t.fallback_at,
-                None => Instant::now() + Duration::from_secs(3600),
-            };
-            let Some(event) = self.next_event(deadline) else {
-                // A deadline passed while the engine thinks.
-                if let Some(t) = thinking.as_mut() {
-                    if !t.stop_sent {
-                        t.stop_sent = true;
-                        self.transcript.note("engine late: stop");
-                        self.engine_send("stop");
-                    } else {
-                        let info = t.info.clone();
-                        thinking = None;
-                        self.stale_bestmoves += 1;
-                        self.transcript.note("engine too late: playing a fallback move");
-                        sent = Some(self.send_fallback(&game, &info, turn_start));
-                    }
-                }
+            self.begin_turn(&mut play);
+            let Some(event) = self.next_event(play.deadline()) else {
+                self.on_deadline(&mut play);
                 continue;
             };
-            match event {
-                Event::Engine { line, .. } => {
-                    if line.starts_with("bestmove") && self.stale_bestmoves > 0 {
-                        self.stale_bestmoves -= 1;
-                        continue;
-                    }
-                    let Some(t) = thinking.as_mut() else { continue };
-                    t.info.update(&line);
-                    if let Some(best) = parse_bestmove(&line) {
-                        let info = t.info.clone();
-                        thinking = None;
-                        sent = Some(self.answer(&game, best, &info, turn_start));
-                    }
-                }
-                Event::EngineGone { .. } => {
-                    self.engine = None;
-                    say("the engine has stopped");
-                    if thinking.take().is_some() {
-                        self.send_server("%TORYO");
-                        sent = Some(SentMove {
-                            csa: "%TORYO".to_string(),
-                            measured_ms: 0,
-                            comment: None,
-                        });
-                    }
-                }
+            let step = match event {
+                Event::Engine { line, .. } => self.on_engine_line(&mut play, &line),
+                Event::EngineGone { .. } => self.on_engine_gone(&mut play),
                 Event::ServerClosed { reason, .. } => {
                     say(&format!("connection lost during the game: {reason}"));
-                    break GameResult::Disconnected;
+                    Step::End(GameResult::Disconnected)
                 }
-                Event::Server { line, .. } => {
-                    let line = line.trim_end().to_string();
-                    if line.is_empty() {
-                        continue;
-                    }
-                    if line.starts_with('+') || line.starts_with('-') {
-                        let (text, time) = split_move_line(&line);
-                        let mover = if line.starts_with('+') { Color::Black } else { Color::White };
-                        let ours = mover == me;
-                        let mut comment = None;
-                        let mut measured = None;
-                        if ours {
-                            match sent.take() {
-                                Some(s) if s.csa == text => {
-                                    comment = s.comment;
-                                    measured = Some(s.measured_ms);
-                                }
-                                Some(s) => {
-                                    self.transcript
-                                        .note(&format!("server reports {text} for our {}", s.csa));
-                                }
-                                None => self
-                                    .transcript
-                                    .note(&format!("server reports {text}, which we did not send")),
-                            }
-                        }
-                        match game.apply(text, time, comment) {
-                            Ok(()) => {
-                                let t = time.unwrap_or(0);
-                                if ours {
-                                    if let Some(ms) = measured {
-                                        self.margin.observe(&summary.time[me.index()], ms, t);
-                                    }
-                                } else {
-                                    turn_start = Instant::now();
-                                }
-                                self.print_move(number, &game, text, time, ours);
-                            }
-                            Err(e) => {
-                                say(&format!(
-                                    "cannot follow the game: {e}; waiting for the result"
-                                ));
-                                self.transcript.note(&format!("desync: {e}"));
-                                game.desync = true;
-                            }
-                        }
-                        continue;
-                    }
-                    if line.starts_with('%') {
-                        special = Some(line.clone());
-                        continue;
-                    }
-                    match line.as_str() {
-                        "#WIN" => break GameResult::Win,
-                        "#LOSE" => break GameResult::Lose,
-                        "#DRAW" => break GameResult::Draw,
-                        "#CENSORED" => break GameResult::Censored,
-                        "#CHUDAN" => {
-                            reasons.push(line.clone());
-                            break GameResult::Interrupted;
-                        }
-                        l if is_reason(l) => reasons.push(line.clone()),
-                        _ => self.transcript.note(&format!("ignored: {line}")),
-                    }
-                }
+                Event::Server { line, .. } => self.on_server_line(&mut play, summary, &line),
+            };
+            if let Step::End(result) = step {
+                break result;
             }
         };
-        if thinking.is_some() {
+        self.finish_game(play, summary, start_time, result)
+    }
+
+    /// Our move to make and nothing under way: the engine starts thinking (or,
+    /// without an engine or a legal move, we resign).
+    fn begin_turn(&mut self, play: &mut Play) {
+        let ours = play.game.pos.side_to_move() == play.me;
+        if !matches!(play.turn, Turn::Idle) || play.game.desync || !ours {
+            return;
+        }
+        play.turn = match self.start_thinking(&play.game, play.turn_start) {
+            Ok(thinking) => Turn::Thinking(thinking),
+            Err(line) => {
+                self.send_server(&line);
+                Turn::Sent(SentMove { csa: line, measured_ms: 0, comment: None })
+            }
+        };
+    }
+
+    /// A deadline passed while the engine thinks: first `stop`, then a move of
+    /// our own choosing.
+    fn on_deadline(&mut self, play: &mut Play) {
+        let Turn::Thinking(thinking) = &mut play.turn else { return };
+        if !thinking.stop_sent {
+            thinking.stop_sent = true;
+            self.transcript.note("engine late: stop");
+            self.engine_send("stop");
+            return;
+        }
+        let info = thinking.info.clone();
+        self.stale_bestmoves += 1;
+        self.transcript.note("engine too late: playing a fallback move");
+        play.turn = Turn::Sent(self.send_fallback(&play.game, &info, play.turn_start));
+    }
+
+    /// An engine line: what it reports while thinking, and its `bestmove`.
+    fn on_engine_line(&mut self, play: &mut Play, line: &str) -> Step {
+        if line.starts_with("bestmove") && self.stale_bestmoves > 0 {
+            self.stale_bestmoves -= 1;
+            return Step::Go;
+        }
+        let Turn::Thinking(thinking) = &mut play.turn else { return Step::Go };
+        thinking.info.update(line);
+        if let Some(best) = parse_bestmove(line) {
+            let info = thinking.info.clone();
+            play.turn = Turn::Sent(self.answer(&play.game, best, &info, play.turn_start));
+        }
+        Step::Go
+    }
+
+    /// The engine is gone: a move it was thinking on is resigned.
+    fn on_engine_gone(&mut self, play: &mut Play) -> Step {
+        self.engine = None;
+        say("the engine has stopped");
+        if matches!(play.turn, Turn::Thinking(_)) {
+            self.send_server("%TORYO");
+            play.turn =
+                Turn::Sent(SentMove { csa: "%TORYO".to_string(), measured_ms: 0, comment: None });
+        }
+        Step::Go
+    }
+
+    /// A server line: a move (ours echoed, or the opponent's), a special move, a
+    /// result, or a notice.
+    fn on_server_line(&mut self, play: &mut Play, summary: &GameSummary, line: &str) -> Step {
+        let line = line.trim_end();
+        if line.is_empty() {
+            return Step::Go;
+        }
+        if line.starts_with('+') || line.starts_with('-') {
+            self.on_move(play, summary, line);
+            return Step::Go;
+        }
+        if line.starts_with('%') {
+            play.special = Some(line.to_string());
+            return Step::Go;
+        }
+        let result = match line {
+            "#WIN" => GameResult::Win,
+            "#LOSE" => GameResult::Lose,
+            "#DRAW" => GameResult::Draw,
+            "#CENSORED" => GameResult::Censored,
+            "#CHUDAN" => {
+                play.reasons.push(line.to_string());
+                GameResult::Interrupted
+            }
+            l if is_reason(l) => {
+                play.reasons.push(line.to_string());
+                return Step::Go;
+            }
+            _ => {
+                self.transcript.note(&format!("ignored: {line}"));
+                return Step::Go;
+            }
+        };
+        Step::End(result)
+    }
+
+    /// A move line from the server, with the time it charged: the game follows
+    /// it, ours matched against what we sent (its comment and measured time).
+    fn on_move(&mut self, play: &mut Play, summary: &GameSummary, line: &str) {
+        let (text, time) = split_move_line(line);
+        let mover = if line.starts_with('+') { Color::Black } else { Color::White };
+        let ours = mover == play.me;
+        let mut comment = None;
+        let mut measured = None;
+        if ours {
+            match std::mem::replace(&mut play.turn, Turn::Idle) {
+                Turn::Sent(s) if s.csa == text => {
+                    comment = s.comment;
+                    measured = Some(s.measured_ms);
+                }
+                Turn::Sent(s) => {
+                    self.transcript.note(&format!("server reports {text} for our {}", s.csa));
+                }
+                other => {
+                    play.turn = other;
+                    self.transcript.note(&format!("server reports {text}, which we did not send"));
+                }
+            }
+        }
+        match play.game.apply(text, time, comment) {
+            Ok(()) => {
+                let t = time.unwrap_or(0);
+                if ours {
+                    if let Some(ms) = measured {
+                        self.margin.observe(&summary.time[play.me.index()], ms, t);
+                    }
+                } else {
+                    play.turn_start = Instant::now();
+                }
+                self.print_move(play.number, &play.game, text, time, ours);
+            }
+            Err(e) => {
+                say(&format!("cannot follow the game: {e}; waiting for the result"));
+                self.transcript.note(&format!("desync: {e}"));
+                play.game.desync = true;
+            }
+        }
+    }
+
+    /// The game is over: the engine told, the record written, the tally kept.
+    fn finish_game(
+        &mut self,
+        play: Play,
+        summary: &GameSummary,
+        start_time: SystemTime,
+        result: GameResult,
+    ) -> Result<GameOutcome, ClientError> {
+        let Play { number, me, game, turn, special, reasons, .. } = play;
+        if matches!(turn, Turn::Thinking(_)) {
             self.engine_send("stop");
             self.stale_bestmoves += 1;
         }
@@ -899,7 +998,7 @@ impl Client {
                     self.send_fallback(game, info, turn_start)
                 }
             }
-            BestMove::Move(usi) => match parse_usi_legal(&game.pos, &usi) {
+            BestMove::Move(usi) => match legal_usi_move(&game.pos, &usi) {
                 Some(m) => self.send_move(game, m, info, measured_ms),
                 None => {
                     say(&format!("the engine's move {usi} is not legal here; playing another"));
@@ -913,7 +1012,7 @@ impl Client {
     /// last line if legal, else the first legal move, else `%TORYO`.
     fn send_fallback(&mut self, game: &Game, info: &SearchInfo, turn_start: Instant) -> SentMove {
         let measured_ms = turn_start.elapsed().as_millis() as u64;
-        let from_pv = info.pv.first().and_then(|u| parse_usi_legal(&game.pos, u));
+        let from_pv = info.pv.first().and_then(|u| legal_usi_move(&game.pos, u));
         match from_pv.or_else(|| legal_moves(&game.pos).iter().next().copied()) {
             Some(m) => self.send_move(game, m, &SearchInfo::default(), measured_ms),
             None => {
@@ -924,7 +1023,7 @@ impl Client {
     }
 
     fn send_move(&mut self, game: &Game, m: Move, info: &SearchInfo, measured_ms: u64) -> SentMove {
-        let csa = format_move(&game.pos, m);
+        let csa = move_to_csa(&game.pos, m);
         let comment = if self.s.eval_comment { eval_comment(&game.pos, m, info) } else { None };
         match &comment {
             Some(c) => self.send_server(&format!("{csa},'{c}")),
@@ -945,9 +1044,9 @@ pub fn eval_comment(pos: &Position, m: Move, info: &SearchInfo) -> Option<String
         let mut p = pos.clone();
         p.do_move(m);
         for usi in info.pv.iter().skip(1) {
-            let Some(next) = parse_usi_legal(&p, usi) else { break };
+            let Some(next) = legal_usi_move(&p, usi) else { break };
             text.push(' ');
-            text.push_str(&format_move(&p, next));
+            text.push_str(&move_to_csa(&p, next));
             p.do_move(next);
         }
     }
@@ -1014,7 +1113,7 @@ impl Game {
             }
             game.usi_moves.push(m.mv.to_usi());
             game.pos.do_move(m.mv);
-            game.record.push(RecordMove { csa: m.csa.clone(), time: m.time, comment: None });
+            game.record.push(RecordMove { mv: m.mv, time: m.time, comment: None });
         }
         game
     }
@@ -1029,12 +1128,12 @@ impl Game {
         if self.desync {
             return Err("lost track of the position earlier".to_string());
         }
-        let m = parse_move(&self.pos, text).map_err(|e| e.to_string())?;
+        let m = csa_move_to_move(&self.pos, text).map_err(|e| e.to_string())?;
         let mover = self.pos.side_to_move();
         self.clock.charge(mover, time.unwrap_or(0));
         self.usi_moves.push(m.to_usi());
         self.pos.do_move(m);
-        self.record.push(RecordMove { csa: text.to_string(), time, comment });
+        self.record.push(RecordMove { mv: m, time, comment });
         Ok(())
     }
 
@@ -1064,7 +1163,7 @@ mod tests {
     fn evaluation_comments_are_from_blacks_side_with_the_line_after_the_move() {
         shogi::attacks::init();
         let mut pos = Position::startpos();
-        let m = parse_usi_legal(&pos, "7g7f").unwrap();
+        let m = legal_usi_move(&pos, "7g7f").unwrap();
         let info = SearchInfo {
             depth: Some(5),
             score: Some(30),
@@ -1072,7 +1171,7 @@ mod tests {
         };
         assert_eq!(eval_comment(&pos, m, &info).as_deref(), Some("* 30 -3334FU +2726FU"));
         pos.do_move(m);
-        let reply = parse_usi_legal(&pos, "3c3d").unwrap();
+        let reply = legal_usi_move(&pos, "3c3d").unwrap();
         let info = SearchInfo { depth: Some(5), score: Some(-50), pv: vec!["8c8d".into()] };
         assert_eq!(eval_comment(&pos, reply, &info).as_deref(), Some("* 50"));
         assert_eq!(eval_comment(&pos, reply, &SearchInfo::default()), None);

@@ -2,9 +2,9 @@
 //! and any CSA server.
 //!
 //! The client spawns a USI engine — this same `kyobo` binary by default, or any
-//! other (`--engine /usr/games/gpsusi`) — and plays the server's games with it:
+//! other (`--engine /usr/games/gpsusi`) — and plays the server's games with it.
+//! CSA moves, positions and records are the `records` crate's (`records::csa`).
 //!
-//! - [`notation`]: CSA moves and positions ↔ the rules core's `Move` and `Position`;
 //! - [`summary`]: the `Game_Summary` (sides, clock, position, moves already played);
 //! - [`clock`]: the clock as the server keeps it, and the network margin;
 //! - [`engine`]: the USI engine process and its `info`/`bestmove` lines;
@@ -20,7 +20,6 @@ pub mod client;
 pub mod clock;
 pub mod engine;
 pub mod link;
-pub mod notation;
 pub mod record;
 pub mod summary;
 

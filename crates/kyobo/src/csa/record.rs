@@ -1,16 +1,19 @@
-//! Each game saved as a CSA record file (version 2.2): names, event, start and
-//! end times, the clock, the starting position as the server sent it, every move
-//! with its time, our evaluation comments, the end of game and the result.
+//! Each game saved as a CSA record file (V2.2, written by the `records` crate's
+//! CSA writer): names, event, start and end times, the clock and the move limit
+//! (as comments), the starting position, every move with its time and our
+//! evaluation comment, the end of game and the result.
 
 use super::summary::GameSummary;
-use std::fmt::Write as _;
+use records::csa::{parse_special, write_csa, CsaVersion};
+use records::{Ending, HeaderKey, Record, Start};
+use shogi::Move;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// One move of the record: CSA text, the time charged, and a comment line (ours).
+/// One move of the game: the move, the time charged, and a comment (ours).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordMove {
-    pub csa: String,
+    pub mv: Move,
     pub time: Option<u64>,
     pub comment: Option<String>,
 }
@@ -47,6 +50,61 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
+/// The game as a record.
+pub fn record_of(
+    summary: &GameSummary,
+    moves: &[RecordMove],
+    start: SystemTime,
+    end: SystemTime,
+    last: &RecordEnd,
+) -> Record {
+    let mut record = Record {
+        headers: vec![
+            (HeaderKey::BlackName, summary.names[0].clone()),
+            (HeaderKey::WhiteName, summary.names[1].clone()),
+            (HeaderKey::Event, summary.game_id.clone()),
+            (HeaderKey::StartTime, format_time(start)),
+            (HeaderKey::EndTime, format_time(end)),
+        ],
+        start: Start::from_position(&summary.initial),
+        ..Record::default()
+    };
+    for (sign, rule) in ["+", "-"].iter().zip(summary.time.iter()) {
+        record.comments.push(format!("Time{sign}:{}", rule.describe()));
+    }
+    if let Some(n) = summary.max_moves {
+        record.comments.push(format!("Max_Moves:{n}"));
+    }
+    for m in moves {
+        let mut played = records::RecordMove::new(m.mv);
+        played.time = m.time.map(Duration::from_secs);
+        played.comments.extend(m.comment.clone());
+        record.moves.push(played);
+    }
+    // The end of game (a special move the format does not know stays a
+    // comment), then the result.
+    let reason = last.special.as_deref().and_then(parse_special);
+    let mut closing: Vec<String> = last
+        .special
+        .iter()
+        .filter(|_| reason.is_none())
+        .cloned()
+        .chain(std::iter::once(last.result.clone()))
+        .collect();
+    match reason {
+        Some(reason) => {
+            let mut ending = Ending::new(reason);
+            ending.comments.append(&mut closing);
+            record.ending = Some(ending);
+        }
+        None => match record.moves.last_mut() {
+            Some(m) => m.comments.append(&mut closing),
+            None => record.comments.append(&mut closing),
+        },
+    }
+    record
+}
+
 /// The record's text.
 pub fn render(
     summary: &GameSummary,
@@ -55,44 +113,7 @@ pub fn render(
     end: SystemTime,
     last: &RecordEnd,
 ) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "V2.2");
-    let _ = writeln!(s, "N+{}", summary.names[0]);
-    let _ = writeln!(s, "N-{}", summary.names[1]);
-    let _ = writeln!(s, "$EVENT:{}", summary.game_id);
-    let _ = writeln!(s, "$START_TIME:{}", format_time(start));
-    let _ = writeln!(s, "$END_TIME:{}", format_time(end));
-    for (sign, rule) in ["+", "-"].iter().zip(summary.time.iter()) {
-        let _ = writeln!(s, "'Time{sign}:{}", rule.describe());
-    }
-    if let Some(n) = summary.max_moves {
-        let _ = writeln!(s, "'Max_Moves:{n}");
-    }
-    if summary.position_lines.is_empty() {
-        let _ = writeln!(s, "PI");
-        let _ = writeln!(s, "+");
-    } else {
-        for line in &summary.position_lines {
-            let _ = writeln!(s, "{line}");
-        }
-        if !summary.position_lines.iter().any(|l| l == "+" || l == "-") {
-            let _ = writeln!(s, "{}", super::notation::sign(summary.initial.side_to_move()));
-        }
-    }
-    for m in moves {
-        let _ = writeln!(s, "{}", m.csa);
-        if let Some(t) = m.time {
-            let _ = writeln!(s, "T{t}");
-        }
-        if let Some(c) = &m.comment {
-            let _ = writeln!(s, "'{c}");
-        }
-    }
-    if let Some(special) = &last.special {
-        let _ = writeln!(s, "{special}");
-    }
-    let _ = writeln!(s, "'{}", last.result);
-    s
+    write_csa(&record_of(summary, moves, start, end, last), CsaVersion::V22)
 }
 
 /// The file a game's record goes to in `dir`: the game id with anything but

@@ -2,7 +2,8 @@
 //! position and the moves already played.
 
 use super::clock::TimeRule;
-use super::notation::{color_of_sign, parse_move, NotationError, PositionReader};
+use records::csa::{color_of_sign, csa_move_to_move, PositionReader};
+use records::ErrorKind;
 use shogi::{Color, Move, Position};
 use std::fmt;
 
@@ -28,8 +29,6 @@ pub struct GameSummary {
     pub max_moves: Option<u32>,
     /// The position before the moves already played.
     pub initial: Position,
-    /// The position lines as sent (`PI`, `P1`…, `P+…`, `+`), for the record.
-    pub position_lines: Vec<String>,
     /// Moves already played (a game resumed or started from a line), checked legal.
     pub moves: Vec<PlayedMove>,
 }
@@ -42,11 +41,11 @@ pub enum SummaryError {
         key: String,
         value: String,
     },
-    Position(NotationError),
+    Position(ErrorKind),
     /// A move of the summary's move list that is not legal where it stands.
     Move {
         index: usize,
-        error: NotationError,
+        error: ErrorKind,
     },
     /// A line after `END Game_Summary` was expected.
     Unterminated,
@@ -193,20 +192,12 @@ impl SummaryReader {
         let mut moves = Vec::new();
         for (index, line) in self.move_lines.iter().enumerate() {
             let (text, time) = split_move_line(line);
-            let mv = parse_move(&pos, text).map_err(|error| SummaryError::Move { index, error })?;
+            let mv = csa_move_to_move(&pos, text)
+                .map_err(|error| SummaryError::Move { index, error })?;
             pos.do_move(mv);
             moves.push(PlayedMove { mv, csa: text.to_string(), time });
         }
-        Ok(GameSummary {
-            game_id,
-            names,
-            my_color,
-            time,
-            max_moves,
-            initial,
-            position_lines: self.position,
-            moves,
-        })
+        Ok(GameSummary { game_id, names, my_color, time, max_moves, initial, moves })
     }
 }
 

@@ -164,6 +164,10 @@ fn replay(fixture: &str, name: &str) {
         moves.iter().map(|m| m.split(',').next().unwrap_or("").to_string()).collect();
     assert_eq!(moves, csa, "the record has every move");
     assert!(recs[0].contains("%TORYO"), "{}", recs[0]);
+    // The record reads back as a CSA record: every move, and the ending.
+    let read = records::read_csa(&recs[0]).unwrap_or_else(|e| panic!("{e}:\n{}", recs[0]));
+    assert_eq!(read.moves.len(), csa.len());
+    assert_eq!(read.ending.map(|e| e.reason), Some(records::EndReason::Resign));
 }
 
 #[test]
@@ -393,7 +397,7 @@ fn every_result_line_ends_its_game() {
         run.stdout
     );
     for (i, rec) in records(&dir).iter().enumerate() {
-        assert!(rec.contains("'result: "), "record {i}:\n{rec}");
+        assert!(rec.contains("'*result: "), "record {i}:\n{rec}");
     }
 }
 
