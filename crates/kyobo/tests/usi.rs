@@ -236,3 +236,43 @@ fn searchmoves_keeps_to_the_moves_given() {
         gui.quit();
     }
 }
+
+/// The last `info … pv` line before `bestmove` names the move played first,
+/// with a score, wherever the search stopped: at many node limits (cutting
+/// iterations at every stage), and at `stop` after `go infinite`, with each
+/// algorithm.
+#[test]
+fn the_last_line_reported_is_the_move_played() {
+    let check = |lines: &[String], what: &str| {
+        let best = bestmove_of(lines.last().expect("bestmove"));
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info") && l.contains(" pv "))
+            .unwrap_or_else(|| panic!("{what}: no info line with a pv: {lines:?}"));
+        let pv_first = last.split(" pv ").nth(1).and_then(|pv| pv.split(' ').next());
+        assert_eq!(pv_first, Some(best.as_str()), "{what}: {last}");
+        assert!(last.contains(" score "), "{what}: {last}");
+    };
+    for algorithm in search::engine::ALGORITHMS.map(|a| a.name) {
+        let mut gui = Gui::start();
+        gui.handshake();
+        gui.send(&format!("setoption name SearchAlgorithm value {algorithm}"));
+        for moves in ["7g7f", "7g7f 3c3d 2g2f", "2g2f 8c8d 2f2e 8d8e 6i7h"] {
+            gui.send(&format!("position startpos moves {moves}"));
+            for nodes in (0..24).map(|k| 1_000 + k * 2_700) {
+                gui.send(&format!("go nodes {nodes}"));
+                let lines = gui.lines_until("bestmove", SECS * 10);
+                check(&lines, &format!("{algorithm} {moves} nodes {nodes}"));
+            }
+            for ms in [30, 120, 250] {
+                gui.send("go infinite");
+                std::thread::sleep(Duration::from_millis(ms));
+                gui.send("stop");
+                let lines = gui.lines_until("bestmove", SECS * 5);
+                check(&lines, &format!("{algorithm} {moves} stop after {ms} ms"));
+            }
+        }
+        gui.quit();
+    }
+}

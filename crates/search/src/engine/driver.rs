@@ -118,6 +118,8 @@ fn main_loop<'s, G: Game, S: Searcher<G>>(
     let mut completed = 0;
     let mut stable_iterations = 0u32;
     let mut last_best = None;
+    // The move and value of the last line 1 reported.
+    let mut last_reported = None;
     let timed = limits.uses_clock() && !limits.infinite;
 
     for depth in 1..=max_depth {
@@ -144,6 +146,7 @@ fn main_loop<'s, G: Game, S: Searcher<G>>(
         for line in 0..multipv {
             report(&reporter.info(&roots, depth, line, None));
         }
+        last_reported = Some((roots.moves[0].mv, roots.moves[0].display_score()));
 
         let best = roots.moves[0].mv;
         if last_best == Some(best) {
@@ -175,9 +178,17 @@ fn main_loop<'s, G: Game, S: Searcher<G>>(
     if let Some(control) = thread.context().control.as_mut() {
         wait_for_release(control, limits);
     }
-    if completed == 0 || roots.moves[0].score == -INFINITE {
-        // The last iteration was cut short: report what it is based on.
-        report(&reporter.info(&roots, completed.max(1), 0, None));
+    let best = &roots.moves[0];
+    if completed == 0 || last_reported != Some((best.mv, best.display_score())) {
+        // The move played is not the line last reported: none was, or the
+        // iteration cut short found a better move. The last line reported is
+        // always the move played, with its value (a bound where it is one).
+        let (depth, bound) = if best.score == -INFINITE {
+            (completed.max(1), None)
+        } else {
+            ((completed + 1).min(max_depth), best.bound)
+        };
+        report(&reporter.info(&roots, depth, 0, bound));
     }
 
     let counters = thread.counters();
