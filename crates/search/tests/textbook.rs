@@ -8,7 +8,7 @@ use search::value::INFINITE;
 use crate::common;
 use common::{random_tree, Lcg};
 
-/// A three-ply exercise tree in the style of seed 001's exercise 13: A is MAX, B-D
+/// A three-ply exercise tree in the style of exercise 13 of Sakuta's αβ notes: A is MAX, B-D
 /// are MIN, E-J are MAX, the leaves (values from A's side) are MIN nodes.
 ///
 /// Worked by hand: B = min(E=5, F=9) = 5, C = min(G=2, H=0) = 0, D = min(I=8, J=9) = 8,
@@ -290,4 +290,112 @@ fn the_three_by_three_example() {
     let narrow = alphabeta(&tree, 2, 3, 4, &mut NoTrace);
     assert_eq!(narrow.value, 3);
     assert!(narrow.leaves < ab.leaves, "{} leaves", narrow.leaves);
+}
+
+/// A tree of the text format read on its own, for the brute force below: a
+/// node's name and either its value (a leaf, from the root's side) or children.
+enum Brute {
+    Leaf(String, i32),
+    Node(String, Vec<Brute>),
+}
+
+fn brute_parse(text: &str) -> Brute {
+    fn node(s: &[u8], at: &mut usize) -> Brute {
+        let start = *at;
+        while *at < s.len() && !b"(): ".contains(&s[*at]) {
+            *at += 1;
+        }
+        let name = String::from_utf8(s[start..*at].to_vec()).expect("ASCII");
+        if s[*at] == b':' {
+            *at += 1;
+            let start = *at;
+            while *at < s.len() && (s[*at] == b'-' || s[*at].is_ascii_digit()) {
+                *at += 1;
+            }
+            let value = std::str::from_utf8(&s[start..*at]).unwrap().parse().unwrap();
+            return Brute::Leaf(name, value);
+        }
+        *at += 1; // '('
+        let mut children = Vec::new();
+        while s[*at] != b')' {
+            if s[*at] == b' ' {
+                *at += 1;
+                continue;
+            }
+            children.push(node(s, at));
+        }
+        *at += 1; // ')'
+        Brute::Node(name, children)
+    }
+    node(text.as_bytes(), &mut 0)
+}
+
+/// Minimax by brute force (MAX at the root, alternating): the value and every
+/// leaf name reachable by optimal play.
+fn brute_minimax(tree: &Brute, is_max: bool) -> i32 {
+    match tree {
+        Brute::Leaf(_, v) => *v,
+        Brute::Node(_, children) => {
+            let values = children.iter().map(|c| brute_minimax(c, !is_max));
+            if is_max {
+                values.max().unwrap()
+            } else {
+                values.min().unwrap()
+            }
+        }
+    }
+}
+
+/// Checks that `pv` is a path from the root of `tree` to a leaf along which
+/// every move keeps the root's value `value` (each side plays a best move).
+fn check_pv(tree: &Brute, pv: &[TreeMove], value: i32, what: &str) {
+    let mut node = tree;
+    let mut is_max = true;
+    for (ply, m) in pv.iter().enumerate() {
+        let Brute::Node(_, children) = node else {
+            panic!("{what}: the pv goes on past a leaf at ply {ply}");
+        };
+        let name = m.to_string();
+        node = children
+            .iter()
+            .find(|c| matches!(c, Brute::Leaf(n, _) | Brute::Node(n, _) if *n == name))
+            .unwrap_or_else(|| panic!("{what}: {name} is not a child at ply {ply}"));
+        is_max = !is_max;
+        assert_eq!(brute_minimax(node, is_max), value, "{what}: {name} is not a best move");
+    }
+    assert!(matches!(node, Brute::Leaf(..)), "{what}: the pv stops before a leaf");
+}
+
+/// Every algorithm's value is the brute force's, and its principal variation is
+/// a path from the root to a leaf of that value, each move a best one, on random
+/// trees of depth 1 to 4.
+#[test]
+fn principal_variations_are_paths_of_best_moves() {
+    let mut rng = Lcg(61);
+    for _ in 0..300 {
+        let mut c = 0;
+        let depth = 1 + rng.next(4) as u32;
+        let text = random_tree(&mut rng, depth, 3, &mut c);
+        let tree = TreeGame::parse(&text).unwrap();
+        let brute = brute_parse(&text);
+        let value = brute_minimax(&brute, true);
+        let results = [
+            ("minimax", minimax(&tree, depth, &mut NoTrace)),
+            ("alphabeta", alphabeta(&tree, depth, -INFINITE, INFINITE, &mut NoTrace)),
+            ("negamax", negamax(&tree, depth, -INFINITE, INFINITE, &mut NoTrace)),
+        ];
+        for (name, r) in results {
+            assert_eq!(r.value, value, "{name} {text}");
+            check_pv(&brute, &r.pv, value, &format!("{name} {text}"));
+        }
+    }
+    // The tree a user met: the pv is C (a leaf), not C D.
+    let tree = TreeGame::parse("A(B(D:0 E:1) C:4)").unwrap();
+    for pv in [
+        minimax(&tree, 2, &mut NoTrace).pv,
+        alphabeta(&tree, 2, -INFINITE, INFINITE, &mut NoTrace).pv,
+        negamax(&tree, 2, -INFINITE, INFINITE, &mut NoTrace).pv,
+    ] {
+        assert_eq!(names(&pv), ["C"]);
+    }
 }

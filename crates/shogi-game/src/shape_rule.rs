@@ -1,4 +1,4 @@
-//! The bad-shape check at the root (seed 002): when the search's best move M1 is
+//! The bad-shape check at the root (KFEnd's bad-shape article): when the search's best move M1 is
 //! bad shape ([`crate::bad_shape`]), play the best move M2 that is not, if it
 //! scores within a margin of M1. When M1 captures, only moves that capture the
 //! same piece qualify (▲77同金 gives way to ▲77同銀, not to a quiet move).

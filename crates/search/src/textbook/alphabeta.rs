@@ -1,4 +1,4 @@
-//! Alpha-beta in max/min form (seed 001, list 1): a MAX function and a MIN function
+//! Alpha-beta in max/min form (Sakuta's αβ notes, list 1): a MAX function and a MIN function
 //! calling each other, values always from MAX's (the root player's) side.
 
 use super::{set_pv, CutKind, TextbookResult, Tracer, Walk};
@@ -38,6 +38,8 @@ fn max_node<G: Game, T: Tracer<G::Move>>(
     pv: &mut Vec<G::Move>,
 ) -> Value {
     walk.enter(Some((alpha, beta)));
+    // A leaf's line is empty: nothing of a sibling's line may stay in it.
+    pv.clear();
     let mut moves = Vec::new();
     if let Some(v) = walk.leaf(depth, &mut moves) {
         return leaf_value(walk, v, true);
@@ -72,6 +74,8 @@ fn min_node<G: Game, T: Tracer<G::Move>>(
     pv: &mut Vec<G::Move>,
 ) -> Value {
     walk.enter(Some((alpha, beta)));
+    // A leaf's line is empty: nothing of a sibling's line may stay in it.
+    pv.clear();
     let mut moves = Vec::new();
     if let Some(v) = walk.leaf(depth, &mut moves) {
         return leaf_value(walk, v, false);

@@ -23,6 +23,8 @@ fn node<G: Game, T: Tracer<G::Move>>(
     pv: &mut Vec<G::Move>,
 ) -> Value {
     walk.enter(None);
+    // A leaf's line is empty: nothing of a sibling's line may stay in it.
+    pv.clear();
     // The game speaks for the side to move; MIN's view is the negation.
     let sign = if is_max { 1 } else { -1 };
     let mut moves = Vec::new();

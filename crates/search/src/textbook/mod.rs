@@ -1,4 +1,4 @@
-//! The algorithms as taught (seed 001): fixed-depth minimax, alpha-beta in max/min
+//! The algorithms as taught (Sakuta's αβ lecture notes): fixed-depth minimax, alpha-beta in max/min
 //! form (two mutually recursive functions) and negamax, all fail-hard, each able to
 //! report every step through a [`Tracer`].
 //!

@@ -1,4 +1,4 @@
-//! Negamax (seed 001, list 2): one function, the window and the value negated at
+//! Negamax (Sakuta's αβ notes, list 2): one function, the window and the value negated at
 //! every ply, so each node sees values from its own side to move.
 
 use super::{set_pv, CutKind, TextbookResult, Tracer, Walk};
@@ -28,6 +28,8 @@ fn node<G: Game, T: Tracer<G::Move>>(
     pv: &mut Vec<G::Move>,
 ) -> Value {
     walk.enter(Some((a, b)));
+    // A leaf's line is empty: nothing of a sibling's line may stay in it.
+    pv.clear();
     let mut moves = Vec::new();
     if let Some(v) = walk.leaf(depth, &mut moves) {
         walk.leave(v, true);

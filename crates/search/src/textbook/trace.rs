@@ -65,7 +65,7 @@ fn show(v: Value) -> String {
 }
 
 /// One line per event, indented by depth, nodes named by the move that reached them
-/// (`root` names the root): the printout of seed 001's tracing program.
+/// (`root` names the root): the printout of the tracing program of Sakuta's αβ notes.
 pub fn format_trace<M: Display>(events: &[TraceEvent<M>], root: &str) -> String {
     let mut out = String::new();
     for e in events {
