@@ -241,6 +241,13 @@ fn report<G: Game>(
     args: &TreeArgs,
     names: &impl MoveNames<G::Move>,
 ) -> Result<(), String> {
+    let algo = args.algo.to_ascii_lowercase();
+    if !args.options.is_empty() && algo != "abc" {
+        return Err(format!("--option sets ABC's options: use it with --algo abc, not {algo}"));
+    }
+    if args.window.is_some() && !matches!(algo.as_str(), "alphabeta" | "negamax") {
+        return Err(format!("--window is for --algo alphabeta and negamax, not {algo}"));
+    }
     let (a, b) = match args.window.as_deref() {
         Some([a, b]) if a < b => (*a, *b),
         Some(_) => return Err("--window ALPHA BETA needs ALPHA < BETA".into()),
@@ -248,7 +255,7 @@ fn report<G: Game>(
     };
     let mut events: Vec<TraceEvent<G::Move>> = Vec::new();
     let traced = args.trace;
-    let result = match args.algo.to_ascii_lowercase().as_str() {
+    let result = match algo.as_str() {
         "minimax" if traced => minimax(game, depth, &mut events),
         "minimax" => minimax(game, depth, &mut NoTrace),
         "alphabeta" if traced => alphabeta(game, depth, a, b, &mut events),
@@ -264,6 +271,12 @@ fn report<G: Game>(
         }
     }
     print_found(result.value, &result.pv, names);
+    // Fail-hard: a value at an end of the window only bounds the true one.
+    if args.window.is_some() && result.value <= a {
+        crate::print_line(&format!("(an upper bound: the value is at most {})", show(a)));
+    } else if args.window.is_some() && result.value >= b {
+        crate::print_line(&format!("(a lower bound: the value is at least {})", show(b)));
+    }
     crate::print_line(&format!("nodes {}", result.nodes));
     crate::print_line(&format!("leaves {}", result.leaves));
     Ok(())
@@ -289,9 +302,13 @@ fn report_abc<G: Game>(
     }
     print_found(found.value, &found.pv, names);
     let c = found.counters;
+    // Leaves: lines the conspiracy depth ended, and nodes where the game had.
     crate::print_line(&format!(
         "nodes {} leaves {} key_searches {} early_cuts {}",
-        c.nodes, c.leaves, c.key_searches, c.early_cuts
+        c.nodes,
+        c.leaves + c.game_ends,
+        c.key_searches,
+        c.early_cuts
     ));
     Ok(())
 }

@@ -10,6 +10,7 @@ mod convert;
 mod dobutsu_cli;
 mod hostile_input;
 mod japanese;
+mod tree_cli;
 mod usi;
 mod usi_book;
 mod usi_corners;

@@ -82,6 +82,12 @@ impl std::error::Error for TreeParseError {}
 
 impl TreeGame {
     pub fn parse(text: &str) -> Result<TreeGame, TreeParseError> {
+        if text.trim().parse::<Value>().is_ok() {
+            return Err(TreeParseError(format!(
+                "'{}' is a lone value: a tree needs moves, as (5 3) or A(B:5 C:3)",
+                text.trim()
+            )));
+        }
         let mut nodes = Vec::new();
         let mut parser = Parser { s: text.as_bytes(), i: 0 };
         parser.skip_space();
@@ -93,6 +99,9 @@ impl TreeGame {
         parser.skip_space();
         if parser.i != parser.s.len() {
             return Err(TreeParseError(format!("trailing text at byte {}", parser.i)));
+        }
+        if nodes[0].children.is_empty() {
+            return Err(TreeParseError("the root is a leaf: a tree needs moves".into()));
         }
         Ok(TreeGame { nodes: Arc::new(nodes), path: vec![0] })
     }
@@ -164,7 +173,15 @@ impl Parser<'_> {
             self.i += 1;
         }
         let text = String::from_utf8_lossy(&self.s[start..self.i]).into_owned();
-        text.parse().map_err(|_| TreeParseError(format!("bad value '{text}' for {what}")))
+        text.parse().map_err(|_| {
+            // Quote what stands there, up to the next space or bracket.
+            let mut end = self.i;
+            while end < self.s.len() && !b" \t\r\n()".contains(&self.s[end]) {
+                end += 1;
+            }
+            let token = String::from_utf8_lossy(&self.s[start..end]).into_owned();
+            TreeParseError(format!("bad value '{token}' for {what}"))
+        })
     }
 
     /// A node of the nested-list form: `(children)` or a leaf value.
@@ -177,11 +194,17 @@ impl Parser<'_> {
             nodes.push(Node { name, value, children: Vec::new() });
             return Ok(id);
         }
+        let open = self.i;
         self.i += 1;
         nodes.push(Node { name, value: 0, children: Vec::new() });
         loop {
             self.skip_space();
             match self.s.get(self.i) {
+                Some(b')') if nodes[id as usize].children.is_empty() => {
+                    return Err(TreeParseError(format!(
+                        "'()' at byte {open}: a node needs children, a leaf a value"
+                    )));
+                }
                 Some(b')') => {
                     self.i += 1;
                     return Ok(id);
@@ -207,14 +230,17 @@ impl Parser<'_> {
             return Err(TreeParseError(format!("expected a node name at byte {start}")));
         }
         let name = String::from_utf8_lossy(&self.s[start..self.i]).into_owned();
-        let mut value = 0;
+        let mut value = None;
         if self.s.get(self.i) == Some(&b':') {
             self.i += 1;
-            value = self.value(&name)?;
+            value = Some(self.value(&name)?);
         }
         let id = nodes.len() as u32;
-        nodes.push(Node { name, value, children: Vec::new() });
+        nodes.push(Node { name: name.clone(), value: value.unwrap_or(0), children: Vec::new() });
         self.skip_space();
+        if self.s.get(self.i) != Some(&b'(') && value.is_none() {
+            return Err(TreeParseError(format!("leaf {name} has no value (write {name}:VALUE)")));
+        }
         if self.s.get(self.i) == Some(&b'(') {
             self.i += 1;
             loop {
@@ -361,5 +387,11 @@ mod tests {
         assert!(TreeGame::parse("((1 2)").is_err());
         assert!(TreeGame::parse("((1 x))").is_err());
         assert!(TreeGame::parse("(1 2) 3").is_err());
+        // Nonsense is refused, never read as zeros.
+        for bad in ["()", "(())", "5", "A(B C:4)", "A", "((3 12 x) (2 4))"] {
+            assert!(TreeGame::parse(bad).is_err(), "{bad}");
+        }
+        let e = TreeGame::parse("((3 12 x) (2 4))").unwrap_err().to_string();
+        assert!(e.contains("'x'"), "{e}");
     }
 }

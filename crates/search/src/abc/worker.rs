@@ -67,6 +67,8 @@ pub struct AbcCounters {
     pub static_values: u64,
     /// Nodes of the ABC tree (quiescence nodes not included).
     pub nodes: u64,
+    /// Nodes where the game had ended (a tree's leaves, a mate).
+    pub game_ends: u64,
     /// Nodes that ended by conspiracy depth, and the sum of their plies.
     pub leaves: u64,
     pub leaf_plies: u64,
@@ -503,6 +505,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
 
         // Step 2. The end of the game, a repetition, the ply limit.
         if let Some(v) = self.end_value(ply) {
+            self.counters.game_ends += 1;
             self.note(ply + 1, || format!("end of the game: {v}"));
             return v;
         }
@@ -798,6 +801,7 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
         let c = &self.counters;
         vec![
             ("abc_nodes", c.nodes),
+            ("game_ends", c.game_ends),
             ("leaves", c.leaves),
             ("leaf_plies", c.leaf_plies),
             ("key_searches", c.key_searches),

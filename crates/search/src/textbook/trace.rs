@@ -91,13 +91,18 @@ pub fn format_trace<M: Display>(events: &[TraceEvent<M>], root: &str) -> String 
             TraceEvent::Cut { path, kind, pruned } => (
                 path,
                 format!(
-                    "{} at {} prunes {}",
+                    "{} at {} {}",
                     match kind {
                         CutKind::Alpha => "alpha-cut",
                         CutKind::Beta => "beta-cut",
                     },
                     node_name(path, root),
-                    pruned.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+                    if pruned.is_empty() {
+                        "(its last child: nothing left to prune)".to_string()
+                    } else {
+                        let names: Vec<String> = pruned.iter().map(|m| m.to_string()).collect();
+                        format!("prunes {}", names.join(" "))
+                    }
                 ),
             ),
         };
