@@ -37,6 +37,7 @@ import sys
 import threading
 
 import gps_conf
+from usi_engine import EngineError, UsiEngine
 
 BLOCK = 500
 # Scores beyond this are decided games (or GPS Shogi's internal mate values).
@@ -50,33 +51,16 @@ class Gps:
         # and a `stop` must not reach the search of the next position.
         self.lock = threading.Lock()
         self.searching = False
-        self.proc = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        for option, value in (("Verbose", 1), ("Thread", 1), ("BookDepth", 0),
-                              ("LimitDepth", depth)):
-            self.send(f"setoption name {option} value {value}")
-        self.send("isready")
-        self.wait_for("readyok")
-        self.send("usinewgame")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def wait_for(self, prefix):
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise EOFError("gpsusi exited")
-            if line.startswith(prefix):
-                return line
+        self.engine = UsiEngine(path, [("Verbose", 1), ("Thread", 1), ("BookDepth", 0),
+                                       ("LimitDepth", depth)], stderr=subprocess.DEVNULL)
+        self.engine.handshake()
+        self.engine.new_game()
 
     def score(self, sfen):
         """GPS Shogi's score for the side to move, or None (mate, resign, no info)."""
-        self.send(f"position sfen {sfen}")
+        self.engine.send(f"position sfen {sfen}")
         with self.lock:
-            self.send("go btime 0 wtime 0 byoyomi 100")
+            self.engine.send("go btime 0 wtime 0 byoyomi 100")
             self.searching = True
         # GPS Shogi takes about a second on middle-game positions even at depth 4; a
         # `stop` bounds that, and it answers with its last finished iteration.
@@ -92,14 +76,11 @@ class Gps:
     def stop_search(self):
         with self.lock:
             if self.searching:
-                self.send("stop")
+                self.engine.send("stop")
 
     def read_score(self):
         score = None
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise EOFError("gpsusi exited")
+        for line in self.engine.wait_for("bestmove"):
             if line.startswith("info") and " score " in line:
                 words = line.split()
                 i = words.index("score")
@@ -108,11 +89,7 @@ class Gps:
                 return score if "resign" not in line and "win" not in line else None
 
     def close(self):
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except Exception:
-            self.proc.kill()
+        self.engine.quit()
 
 
 def label(args):
@@ -129,7 +106,7 @@ def label(args):
                 ours = fields[2] if len(fields) > 2 else ""
                 try:
                     score = gps.score(sfen)
-                except EOFError:
+                except EngineError:  # gpsusi exited
                     gps = Gps(gps_path, depth, seconds)
                     continue
                 if score is None or abs(score) > MAX_SCORE:

@@ -18,48 +18,27 @@ import argparse
 import os
 import re
 import statistics
-import subprocess
+
+from usi_engine import UsiEngine
 
 NODES = re.compile(r"\bnodes (\d+)")
 TIME = re.compile(r"\btime (\d+)")
 
 
-def search(binary, setup, sfens, movetime):
+def search(binary, options, sfens, movetime):
     """Total nodes and milliseconds over the positions, from each search's last info line."""
-    commands = ["usi"] + setup + ["isready"]
-    for sfen in sfens:
-        commands += [f"position sfen {sfen}", f"go movetime {movetime}", "WAIT"]
     nodes = millis = 0
-    proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def send(line):
-        proc.stdin.write(line + "\n")
-        proc.stdin.flush()
-
-    def until(prefix):
-        last = None
-        for line in proc.stdout:
-            if line.startswith("info") and NODES.search(line) and TIME.search(line):
-                last = line
-            if line.startswith(prefix):
-                return last
-        raise RuntimeError(f"{binary} ended before '{prefix}'")
-
-    for command in commands:
-        if command == "WAIT":
-            last = until("bestmove")
-            if last is None:  # answered without a search (one legal move, a mate found at once)
+    with UsiEngine(binary, options, name=binary) as engine:
+        engine.handshake()
+        for sfen in sfens:
+            engine.send(f"position sfen {sfen}")
+            engine.send(f"go movetime {movetime}")
+            infos = [line for line in engine.wait_for("bestmove")
+                     if line.startswith("info") and NODES.search(line) and TIME.search(line)]
+            if not infos:  # answered without a search (one legal move, a mate found at once)
                 continue
-            nodes += int(NODES.search(last).group(1))
-            millis += int(TIME.search(last).group(1))
-            continue
-        send(command)
-        if command == "usi":
-            until("usiok")
-        elif command == "isready":
-            until("readyok")
-    send("quit")
-    proc.wait()
+            nodes += int(NODES.search(infos[-1]).group(1))
+            millis += int(TIME.search(infos[-1]).group(1))
     return nodes, millis
 
 
@@ -75,20 +54,18 @@ def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with open(os.path.join(root, "crates/shogi-game/tests/data/nnue_reference.txt")) as f:
         sfens = [line.split("\t")[0] for line in f if not line.startswith("#")][:: args.every]
-    common = ["setoption name Threads value 1", "setoption name USI_Hash value 64"]
+    common = [("Threads", 1), ("USI_Hash", 64), ("EvalDir", args.eval_dir)]
     engines = [
-        ("Kyobo", args.kyobo, common + [f"setoption name EvalDir value {args.eval_dir}"]),
+        ("Kyobo", args.kyobo, common),
         ("YaneuraOu", args.yaneuraou,
-         common + [f"setoption name EvalDir value {args.eval_dir}",
-                   "setoption name BookFile value no_book", "setoption name NetworkDelay value 0",
-                   "setoption name NetworkDelay2 value 0"]),
+         common + [("BookFile", "no_book"), ("NetworkDelay", 0), ("NetworkDelay2", 0)]),
     ]
     ratios = []
     for round_ in range(args.rounds):
         nps = {}
         order = engines if round_ % 2 == 0 else engines[::-1]
-        for name, binary, setup in order:
-            nodes, millis = search(binary, setup, sfens, args.movetime)
+        for name, binary, options in order:
+            nodes, millis = search(binary, options, sfens, args.movetime)
             nps[name] = nodes * 1000 / max(millis, 1)
         ratios.append(nps["Kyobo"] / nps["YaneuraOu"])
         print(f"round {round_ + 1}: Kyobo {nps['Kyobo']:.0f} nps, YaneuraOu {nps['YaneuraOu']:.0f} nps, "

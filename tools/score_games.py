@@ -17,52 +17,38 @@ then, over the games the player lost, how many had positions it scored at or abo
 import argparse
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pgn_positions import games  # noqa: E402
+from usi_engine import EngineError, UsiEngine  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCORE = re.compile(r"score (cp|mate) (-?\d+)")
 
 
-class Engine:
-    """A USI engine with the given options (`(name, value)` pairs)."""
+class Engine(UsiEngine):
+    """A USI engine with the given options (`(name, value)` pairs), ready to search."""
 
     def __init__(self, path, options=(("USI_Hash", 64),)):
-        self.proc = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self.send("usi")
-        self.wait("usiok")
-        for name, value in options:
-            self.send(f"setoption name {name} value {value}")
-        self.send("isready")
-        self.wait("readyok")
+        super().__init__(path, options)
+        self.handshake()
 
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-
-    def wait(self, prefix):
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise SystemExit("the engine exited")
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
+    def wait_for(self, prefix, timeout=None):
+        try:
+            return super().wait_for(prefix, timeout)
+        except EngineError as e:
+            raise SystemExit(str(e)) from None
 
     def go(self, moves, limit, new_game=False):
         """The best move and the last score (the mover's side, mates as +/-30000)
         of a search of the position after `moves` with `go LIMIT`."""
         if new_game:
-            self.send("usinewgame")
+            self.new_game()
         self.send("position startpos moves " + " ".join(moves))
         self.send("go " + limit)
         score = None
-        lines = self.wait("bestmove")
+        lines = self.wait_for("bestmove")
         for line in lines:
             m = SCORE.search(line)
             if m:
@@ -72,10 +58,6 @@ class Engine:
 
     def score(self, moves, nodes):
         return self.go(moves, f"nodes {nodes}")[1]
-
-    def quit(self):
-        self.send("quit")
-        self.proc.wait()
 
 
 def game_arguments(parser, nodes):
@@ -102,7 +84,7 @@ def main():
             break
         sente = tags.get("White") == args.player  # cshogi's PGN calls Sente "White"
         won = result == (1.0 if sente else 0.0)
-        engine.send("usinewgame")
+        engine.new_game()
         scores = []
         for ply in range(args.from_ply, len(moves)):
             if (ply % 2 == 0) == sente:

@@ -22,49 +22,17 @@ import argparse
 import concurrent.futures
 import os
 import random
-import subprocess
 import sys
 import threading
 import time
 
 import cshogi
 
+from usi_engine import UsiEngine
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OPENINGS = os.path.join(ROOT, "..", "shared", "data", "openings", "taya36.sfen")
 KYOBO = os.path.join(ROOT, "target", "release", "kyobo")
-
-
-class Engine:
-    def __init__(self, path, options):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("usi")
-        self.wait("usiok", 10)
-        for k, v in options.items():
-            self.send(f"setoption name {k} value {v}")
-        self.send("isready")
-        self.wait("readyok", 30)
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, prefix, timeout):
-        deadline = time.monotonic() + timeout
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            if line.startswith(prefix):
-                return line.strip()
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"no {prefix} within {timeout}s")
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=5)
-        except Exception:
-            self.p.kill()
 
 
 def play(engines, opening, clock, tolerance_ms, max_plies, stats, lock):
@@ -75,7 +43,7 @@ def play(engines, opening, clock, tolerance_ms, max_plies, stats, lock):
     for m in moves:
         board.push_usi(m)
     for e in engines:
-        e.send("usinewgame")
+        e.new_game()
     left = [main, main]  # by cshogi colour: 0 Black, 1 White
     reps = {}
     while True:
@@ -90,7 +58,7 @@ def play(engines, opening, clock, tolerance_ms, max_plies, stats, lock):
         available = left[side] + byoyomi
         start = time.monotonic()
         e.send(go)
-        line = e.wait("bestmove", available / 1000 + 10)
+        line = e.wait_for("bestmove", available / 1000 + 10)[-1]
         took = (time.monotonic() - start) * 1000
         margin = available - took
         with lock:
@@ -155,7 +123,9 @@ def main():
     def one(g):
         engines = []
         try:
-            engines = [Engine(a.engine, opts), Engine(a.engine, opts)]
+            engines = [UsiEngine(a.engine, opts), UsiEngine(a.engine, opts)]
+            for e in engines:
+                e.handshake(timeout=30)
             result = play(engines, openings[g % len(openings)], (a.time, a.byoyomi, a.inc),
                           a.tolerance, a.max_plies, stats, lock)
         except Exception as ex:  # a dead or silent engine
@@ -164,7 +134,7 @@ def main():
             result = f"crash: {ex}"
         finally:
             for e in engines:
-                e.close()
+                e.quit()
         kind = result.split(" (")[0].split(":")[0]
         with lock:
             endings[kind] = endings.get(kind, 0) + 1

@@ -11,12 +11,29 @@ import argparse
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 
+from usi_engine import EngineError, UsiEngine
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KYOBO = os.path.join(ROOT, "target", "release", "kyobo")
+
+
+def measure(e, tries, rng):
+    """The milliseconds from `stop` to `bestmove` of each try."""
+    openings = ["", "7g7f", "7g7f 3c3d", "2g2f 8c8d", "7g7f 8c8d 2g2f"]
+    took = []
+    for _ in range(tries):
+        moves = rng.choice(openings)
+        e.send(f"position startpos moves {moves}" if moves else "position startpos")
+        e.send("go infinite")
+        time.sleep(rng.uniform(0.2, 0.6))
+        start = time.monotonic()
+        e.send("stop")
+        e.wait_for("bestmove")
+        took.append((time.monotonic() - start) * 1000)
+    return took
 
 
 def main():
@@ -26,36 +43,14 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
     rng = random.Random(a.seed)
-    e = subprocess.Popen([a.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(line):
-        e.stdin.write(line + "\n")
-        e.stdin.flush()
-
-    def wait(prefix):
-        while True:
-            line = e.stdout.readline()
-            if not line:
-                sys.exit("the engine exited")
-            if line.startswith(prefix):
-                return line
-
-    send("usi")
-    wait("usiok")
-    send("isready")
-    wait("readyok")
-    openings = ["", "7g7f", "7g7f 3c3d", "2g2f 8c8d", "7g7f 8c8d 2g2f"]
-    took = []
-    for _ in range(a.tries):
-        moves = rng.choice(openings)
-        send(f"position startpos moves {moves}" if moves else "position startpos")
-        send("go infinite")
-        time.sleep(rng.uniform(0.2, 0.6))
-        start = time.monotonic()
-        send("stop")
-        wait("bestmove")
-        took.append((time.monotonic() - start) * 1000)
-    send("quit")
+    e = UsiEngine(a.engine)
+    try:
+        e.handshake()
+        took = measure(e, a.tries, rng)
+    except EngineError as ex:
+        sys.exit(str(ex))
+    finally:
+        e.quit()
     took.sort()
     p90 = took[int(0.9 * (len(took) - 1))]
     print(f"stop -> bestmove over {len(took)} tries: median {statistics.median(took):.1f} ms, "
