@@ -174,6 +174,22 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
     shogi::attacks::init();
     let (_, mut record) =
         records::read_file(&args.record).map_err(|e| format!("{}: {e}", args.record.display()))?;
+    // Every output is checked before the first search: an analysis is minutes
+    // of work, not to be lost at the end to a bad path.
+    if let Some(out) = &args.out {
+        let ext = out.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if Format::from_extension(ext).is_none() {
+            return Err(format!(
+                "--out {}: no record format has the extension '{ext}' \
+                 (kif, kifu, ki2, ki2u, csa, jkf, usi, sfen)",
+                out.display()
+            ));
+        }
+        check_writable(out, "--out")?;
+    }
+    if let Some(html) = &args.html {
+        check_writable(html, "--html")?;
+    }
     let mut engine: Engine<ShogiGame> = Engine::new(1, usize::from(args.threads));
     engine.try_set_hash_mb(args.hash).map_err(|e| format!("--hash {}: {e}", args.hash))?;
     let limits = Limits {
@@ -230,6 +246,22 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
             rm.comments.push(comment(j, pos, japanese));
         }
         write_record(out, &record)?;
+    }
+    Ok(())
+}
+
+/// Whether `path` can be written: its folder exists and the file can be opened
+/// for writing (a file made only to find out is removed again).
+fn check_writable(path: &Path, flag: &str) -> Result<(), String> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| format!("{flag} {}: cannot be written: {e}", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
     }
     Ok(())
 }

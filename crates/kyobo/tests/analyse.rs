@@ -112,3 +112,39 @@ fn a_blunder_put_into_a_match_game_is_marked() {
     assert_eq!(blunders.len(), 1, "{want}\n{stdout}");
     assert!(blunders[0].starts_with(&want), "{want}\n{stdout}");
 }
+
+/// Every output is checked before the first search: a bad `--out` extension or an
+/// `--html` in a folder that does not exist fails at once, saving nothing and
+/// searching nothing.
+#[test]
+fn bad_outputs_are_refused_before_the_analysis() {
+    let dir = testdata::ScratchDir::new("analyse-outputs");
+    let game = dir.join("game.usi");
+    std::fs::write(&game, "position startpos moves 7g7f 3c3d 2g2f 8c8d\n").expect("written");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_kyobo"))
+            .arg("analyse")
+            .args(["--depth", "30"])
+            .args(args)
+            .arg(&game)
+            .output()
+            .expect("kyobo runs")
+    };
+    // Depth 30 on four moves would take minutes: an answer at once shows that
+    // nothing was searched.
+    let txt = dir.join("x.txt");
+    let out = run(&["--out", txt.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("extension 'txt'"), "{err}");
+    assert!(!txt.exists());
+    let missing = dir.join("no/such/folder/x.html");
+    let out = run(&["--html", missing.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("--html") && err.contains("x.html"), "{err}");
+    assert!(out.stdout.is_empty(), "nothing was analysed");
+    // A good path is left as it was found: no file made to find out.
+    let kifu = dir.join("x.kifu");
+    let out = run(&["--out", kifu.to_str().unwrap(), "--html", missing.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(!kifu.exists(), "the check leaves no file behind");
+}
