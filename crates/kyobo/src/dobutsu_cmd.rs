@@ -70,7 +70,8 @@ struct BestArgs {
 
 #[derive(clap::Args)]
 struct PlayArgs {
-    /// The database (without one the engine searches).
+    /// The database; where the default file is missing the engine searches
+    /// instead, but a file named here must be there.
     #[arg(long, default_value = DEFAULT_DB)]
     db: PathBuf,
     /// You move first (Sente); otherwise the engine opens and you play Gote.
@@ -91,7 +92,7 @@ pub fn run(args: &DobutsuArgs) -> Result<(), String> {
         DobutsuCommand::Play(a) => {
             let stdin = std::io::stdin();
             let mut out = std::io::stdout();
-            play(a, &mut stdin.lock(), &mut out).map_err(|e| e.to_string())
+            play(a, &mut stdin.lock(), &mut out)
         }
     }
 }
@@ -373,20 +374,29 @@ fn parse_move(pos: Position, text: &str) -> Result<Move, String> {
 }
 
 /// The game: the person plays one side, the engine the other, reading lines
-/// from `input` and writing to `out`.
-fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> {
+/// from `input` and writing to `out`. A bad start position or database is an
+/// error before the game, for the caller to report (on stderr, exit 1).
+fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), String> {
     let start = match &args.sfen {
-        Some(s) => match parse_sfen(s) {
-            Ok(p) => p,
-            Err(e) => return writeln!(out, "error: {e}"),
-        },
+        Some(s) => parse_sfen(s)?,
         None => Position::startpos(),
     };
     let db = match Database::load(&args.db) {
         Ok(db) => Some(db),
         Err(DbError::Missing(_)) if args.db == Path::new(DEFAULT_DB) => None,
-        Err(e) => return writeln!(out, "error: {}: {e}", args.db.display()),
+        Err(e) => return Err(format!("{}: {e}", args.db.display())),
     };
+    play_game(args, start, db, input, out).map_err(|e| e.to_string())
+}
+
+/// [`play`] once the start and the database are settled.
+fn play_game(
+    args: &PlayArgs,
+    start: Position,
+    db: Option<Database>,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     match &db {
         Some(_) => writeln!(
             out,
@@ -520,8 +530,10 @@ mod tests {
 
     #[test]
     fn a_missing_database_given_by_name_is_an_error() {
-        let text = run_play(&args(None, true), "quit\n");
-        assert!(text.starts_with("error: /nonexistent/dobutsu.db: no database"), "{text}");
+        let mut out = Vec::new();
+        let e = play(&args(None, true), &mut "quit\n".as_bytes(), &mut out).unwrap_err();
+        assert!(e.starts_with("/nonexistent/dobutsu.db: no database"), "{e}");
+        assert!(out.is_empty(), "nothing of a game is printed");
     }
 
     #[test]

@@ -80,3 +80,24 @@ fn solve_writes_a_database_that_best_reads() {
     assert!(!ok);
     assert!(err.contains("kyobo dobutsu solve --out"), "{err}");
 }
+
+/// `kyobo dobutsu play` refuses a bad start or database before the game: the
+/// error on stderr, a failure exit, nothing of a game on stdout.
+#[test]
+fn play_refuses_a_bad_start_or_database_as_an_error() {
+    let dir = ScratchDir::new("dobutsu-play-errors");
+    let corrupt = dir.join("corrupt.db");
+    std::fs::write(&corrupt, b"not a database at all").expect("written");
+    let missing = dir.join("missing.db");
+    let cases: [&[&str]; 3] = [
+        &["play", "--db", missing.to_str().unwrap()],
+        &["play", "--db", corrupt.to_str().unwrap()],
+        &["play", "--sfen", "not a position"],
+    ];
+    for args in cases {
+        let (ok, out, err) = dobutsu(args);
+        assert!(!ok, "{args:?} succeeded:\n{out}");
+        assert!(out.is_empty(), "{args:?} printed a game:\n{out}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+    }
+}
