@@ -13,7 +13,9 @@
 
 use super::command::{excerpt, GoParams, Start};
 use super::options::Options;
-use super::report::info_line_with;
+use super::report::{error, info_line_with, warning};
+use super::send;
+use super::variant::{split_hash, GameVariant, SearchThread};
 use dobutsu::solve::{Database, Value};
 use dobutsu::{Dobutsu, End, Move};
 use search::engine::Signals;
@@ -29,9 +31,9 @@ use std::time::Duration;
 pub struct DobutsuState {
     /// The game of the last `position` (its earlier positions kept for
     /// repetitions), as far as its moves were legal.
-    pub game: Dobutsu,
+    game: Dobutsu,
     /// Why there is no game to search: the last `position` had a bad SFEN.
-    pub error: Option<String>,
+    error: Option<String>,
     engine: Option<Arc<Mutex<Engine<Dobutsu>>>>,
     /// The database read from `loaded_from` (`None`: missing or unreadable).
     database: Option<Arc<Database>>,
@@ -55,41 +57,9 @@ impl DobutsuState {
         }
     }
 
-    /// Sets the game from `position`: the start or a Dobutsu SFEN, then the
-    /// moves as far as they are legal. The problem (a bad SFEN, an illegal
-    /// move) is returned; with a bad SFEN the game is left as it was and
-    /// [`DobutsuState::error`] says why.
-    pub fn set_position(&mut self, start: &Start, moves: &[String]) -> Option<String> {
-        let mut game = match start {
-            Start::StartPos => Dobutsu::default(),
-            Start::Sfen(sfen) => match Dobutsu::from_sfen(sfen) {
-                Ok(game) => game,
-                Err(e) => {
-                    let problem = format!("bad Dobutsu SFEN '{}': {e}", excerpt(sfen));
-                    self.error = Some(problem.clone());
-                    return Some(problem);
-                }
-            },
-        };
-        self.error = None;
-        let mut problem = None;
-        for (i, text) in moves.iter().enumerate() {
-            if let Err(e) = game.play_usi(text) {
-                problem = Some(format!(
-                    "move {} ({}) is illegal: {e}; the position is the one after move {i}",
-                    i + 1,
-                    excerpt(text)
-                ));
-                break;
-            }
-        }
-        self.game = game;
-        problem
-    }
-
     /// Reads the database at `path` unless it was read from there already;
     /// the line to tell the GUI when something changed.
-    pub fn load_database(&mut self, path: &str) -> Option<String> {
+    fn load_database(&mut self, path: &str) -> Option<String> {
         let path = PathBuf::from(path);
         if self.loaded_from.as_ref() == Some(&path) {
             return None;
@@ -116,8 +86,8 @@ impl DobutsuState {
     }
 
     /// The engine, made for `options` (hash size, threads, algorithm).
-    pub fn engine(&mut self, options: &Options) -> Result<Arc<Mutex<Engine<Dobutsu>>>, String> {
-        let (search_mb, _) = super::session::split_hash(options.hash_mb);
+    fn engine(&mut self, options: &Options) -> Result<Arc<Mutex<Engine<Dobutsu>>>, String> {
+        let (search_mb, _) = split_hash(options.hash_mb);
         let engine = match &self.engine {
             Some(e) => Arc::clone(e),
             None => {
@@ -148,21 +118,117 @@ impl DobutsuState {
         }
         Ok(engine)
     }
+}
 
-    /// Forgets what the engine learnt (a new game).
-    pub fn clear(&mut self) {
+impl GameVariant for DobutsuState {
+    /// Reads the database (when its path is new) and makes the engine's
+    /// tables, telling the GUI what happened.
+    fn prepare(&mut self, options: &mut Options) {
+        if let Some(line) = self.load_database(&options.dobutsu_database) {
+            send(&format!("info string {line}"));
+        }
+        if let Err(e) = self.engine(options) {
+            error(e);
+        }
+    }
+
+    fn new_game(&mut self, _options: &mut Options) {
         if let Some(Ok(mut e)) = self.engine.as_ref().map(|e| e.lock()) {
             e.clear();
         }
     }
 
-    /// The database, when one was read.
-    pub fn database(&self) -> Option<Arc<Database>> {
-        self.database.clone()
+    /// The start or a Dobutsu SFEN, then the moves as far as they are legal.
+    /// With a bad SFEN the game is left as it was and
+    /// [`GameVariant::position_error`] says why.
+    fn set_position(&mut self, start: &Start, moves: &[String]) -> Option<String> {
+        let mut game = match start {
+            Start::StartPos => Dobutsu::default(),
+            Start::Sfen(sfen) => match Dobutsu::from_sfen(sfen) {
+                Ok(game) => game,
+                Err(e) => {
+                    let problem = format!("bad Dobutsu SFEN '{}': {e}", excerpt(sfen));
+                    self.error = Some(problem.clone());
+                    return Some(problem);
+                }
+            },
+        };
+        self.error = None;
+        let mut problem = None;
+        for (i, text) in moves.iter().enumerate() {
+            if let Err(e) = game.play_usi(text) {
+                problem = Some(format!(
+                    "move {} ({}) is illegal: {e}; the position is the one after move {i}",
+                    i + 1,
+                    excerpt(text)
+                ));
+                break;
+            }
+        }
+        self.game = game;
+        problem
     }
 
-    /// The board, the side to move, the hands and the SFEN (`d`).
-    pub fn board(&self) -> Vec<String> {
+    /// See [`think`]: on the search thread, as for shogi.
+    fn go(&mut self, params: GoParams, options: &mut Options, search: &mut SearchThread) {
+        if params.mate.is_some() {
+            error("go mate is for shogi (Dobutsu positions are solved by the database)");
+            send("checkmate notimplemented");
+            return;
+        }
+        if let Some(e) = &self.error {
+            error(format!("no position to search ({e})"));
+            send("bestmove resign");
+            return;
+        }
+        self.prepare(options);
+        let engine = match self.engine(options) {
+            Ok(engine) => engine,
+            Err(e) => {
+                error(e);
+                send("bestmove resign");
+                return;
+            }
+        };
+        let game = self.game.clone();
+        let pos = game.position();
+        let mut among = Vec::new();
+        for text in &params.searchmoves {
+            match pos.parse_move(text) {
+                Ok(m) => among.push(m),
+                Err(e) => warning(format!("searchmoves: {} ignored: {e}", excerpt(text))),
+            }
+        }
+        let limits = limits_for(&game, &params, options);
+        let limited = limits.depth.is_some() || limits.nodes.is_some() || limits.uses_clock();
+        let open_ended = params.infinite || params.ponder || !limited;
+        search.signals.reset(params.ponder);
+        let go = Go {
+            game,
+            database: self.database.clone(),
+            database_path: options.dobutsu_database.clone(),
+            engine,
+            limits,
+            among,
+            options: options.clone(),
+        };
+        let signals = Arc::clone(&search.signals);
+        search.start(open_ended, move || vec![think(go, &signals, &|line: &str| send(line))]);
+    }
+
+    fn side_to_move(&self) -> shogi::Color {
+        match self.game.position().side_to_move() {
+            dobutsu::Color::Sente => shogi::Color::Black,
+            dobutsu::Color::Gote => shogi::Color::White,
+        }
+    }
+
+    fn position_error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// The board, the side to move, the hands and the SFEN.
+    fn board(&self) -> Vec<String> {
         let mut lines: Vec<String> =
             self.game.position().to_string().lines().map(str::to_string).collect();
         if let Some(end) = self.game.position().end() {
@@ -171,16 +237,18 @@ impl DobutsuState {
         lines
     }
 
-    /// The legal moves, their count first (`moves`).
-    pub fn moves(&self) -> Vec<String> {
+    /// The legal moves, their count first.
+    fn moves(&self) -> Vec<String> {
         let mut moves = Vec::new();
         self.game.position().legal_moves(&mut moves);
         let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
         vec![format!("{} legal moves", names.len()), names.join(" ")]
     }
 
-    /// The exact value from the database, or the static evaluation (`eval`).
-    pub fn evaluation(&self) -> Vec<String> {
+    /// The exact value from the database (read first, silently, when its
+    /// path is new), or the static evaluation.
+    fn evaluation(&mut self, options: &Options) -> Vec<String> {
+        self.load_database(&options.dobutsu_database);
         let pos = self.game.position();
         if let Some(v) = self.database.as_ref().and_then(|db| db.value(pos)) {
             return vec![format!("exact value for the side to move: {v} (database)")];
@@ -189,6 +257,10 @@ impl DobutsuState {
             "static evaluation for the side to move: {} (100 = a chick)",
             dobutsu::game::evaluate(&pos)
         )]
+    }
+
+    fn shape(&self) -> Result<Vec<String>, String> {
+        Err("shape is for shogi (the bad-shape checks know no Dobutsu)".to_string())
     }
 }
 
@@ -214,18 +286,18 @@ fn score_of(v: Value) -> String {
 }
 
 /// Everything the search thread needs for one `go`.
-pub struct Go {
-    pub game: Dobutsu,
-    pub database: Option<Arc<Database>>,
-    pub database_path: String,
-    pub engine: Arc<Mutex<Engine<Dobutsu>>>,
-    pub limits: Limits,
-    pub among: Vec<Move>,
-    pub options: Options,
+struct Go {
+    game: Dobutsu,
+    database: Option<Arc<Database>>,
+    database_path: String,
+    engine: Arc<Mutex<Engine<Dobutsu>>>,
+    limits: Limits,
+    among: Vec<Move>,
+    options: Options,
 }
 
 /// The limits of `go` for the game `game`.
-pub fn limits_for(game: &Dobutsu, params: &GoParams, options: &Options) -> Limits {
+fn limits_for(game: &Dobutsu, params: &GoParams, options: &Options) -> Limits {
     let f = &params.clock;
     let clock = (!f.is_empty()).then(|| {
         let (time, inc) = match game.position().side_to_move() {
@@ -255,7 +327,7 @@ pub fn limits_for(game: &Dobutsu, params: &GoParams, options: &Options) -> Limit
 /// answered at once (the capture of the lion where it can be captured, else
 /// `win` or `resign`), a position the database holds from the database, any
 /// other by the engine's search.
-pub fn think(go: Go, signals: &Signals, send: &dyn Fn(&str)) -> String {
+fn think(go: Go, signals: &Signals, send: &dyn Fn(&str)) -> String {
     let pos = go.game.position();
     // A ponder or infinite search answers only when released.
     let hold = |signals: &Signals| {

@@ -6,6 +6,9 @@
 //!   `stop`, `ponderhit` and `isready` are answered at once.
 //! - [`report`]: `info` and `bestmove` lines.
 //! - [`display`]: `d`, `moves`, `eval` and `help`, for people at a terminal.
+//! - [`variant`]: what the session asks of a game, and the search thread.
+//! - [`shogi_state`]: shogi (option `Variant` = `shogi`): its position, engine,
+//!   book, network and `go`.
 //! - [`dobutsu`]: Dobutsu shogi (option `Variant` = `dobutsu`): its position,
 //!   database and `go`.
 //! - [`mate_hook`]: where `go mate` is answered.
@@ -24,6 +27,8 @@ pub mod options;
 mod report;
 mod session;
 mod shape_time;
+mod shogi_state;
+mod variant;
 
 pub use session::Session;
 

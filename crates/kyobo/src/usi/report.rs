@@ -1,9 +1,24 @@
-//! The engine's words to the GUI: `info` lines and `bestmove`.
+//! The engine's words to the GUI: `info` lines, `bestmove`, errors and warnings.
 
+use super::command::shorten;
+use super::send;
 use search::tt::Bound;
 use search::value::Score;
 use search::Info;
 use shogi::Move;
+
+/// At most this many characters of an error are sent.
+const ERROR_CHARS: usize = 300;
+
+/// Sends `info string error: …`: what went wrong, play goes on.
+pub fn error(msg: impl std::fmt::Display) {
+    send(&format!("info string error: {}", shorten(&msg.to_string(), ERROR_CHARS)));
+}
+
+/// Sends `info string warning: …`: what was ignored or done instead.
+pub fn warning(msg: impl std::fmt::Display) {
+    send(&format!("info string warning: {}", shorten(&msg.to_string(), ERROR_CHARS)));
+}
 
 /// One `info` line. `multipv` is printed only when several lines are asked for.
 pub fn info_line(info: &Info<Move>, show_multipv: bool) -> String {
