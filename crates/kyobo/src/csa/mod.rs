@@ -7,7 +7,7 @@
 //!
 //! - [`summary`]: the `Game_Summary` (sides, clock, position, moves already played);
 //! - [`clock`]: the clock as the server keeps it, and the network margin;
-//! - [`engine`]: the USI engine process and its `info`/`bestmove` lines;
+//! - [`usi_process`]: the USI engine process and its `info`/`bestmove` lines;
 //! - [`link`]: the TCP connection, the engine's pipes as one event stream, and
 //!   the transcript (password redacted);
 //! - [`record`]: each game as a CSA record file;
@@ -18,17 +18,17 @@
 
 pub mod client;
 pub mod clock;
-pub mod engine;
 pub mod link;
 pub mod record;
 pub mod summary;
+pub mod usi_process;
 
 use client::{Client, ClientError, Settings};
-use engine::EngineCommand;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use usi_process::EngineCommand;
 
 /// `kyobo csa`'s flags.
 #[derive(clap::Args, Debug, Default)]

@@ -5,10 +5,10 @@
 
 use super::{say, Client, ClientError, GameOutcome, GameResult};
 use crate::csa::clock::GameClock;
-use crate::csa::engine::{parse_bestmove, BestMove, SearchInfo};
 use crate::csa::link::Event;
 use crate::csa::record::{self, RecordEnd, RecordMove};
 use crate::csa::summary::{split_move_line, GameSummary};
+use crate::csa::usi_process::{parse_bestmove, BestMove, SearchInfo};
 use records::csa::{csa_move_to_move, move_to_csa, sign};
 use shogi::{legal_moves, Color, Declaration, EnteringKingRule, Move, Position};
 use std::time::{Duration, Instant, SystemTime};

@@ -5,9 +5,9 @@
 mod game;
 
 use super::clock::Margin;
-use super::engine::{EngineCommand, UsiEngine};
 use super::link::{Connection, Event, Transcript};
 use super::summary::{GameSummary, SummaryReader};
+use super::usi_process::{EngineCommand, UsiEngine};
 use std::collections::VecDeque;
 use std::fmt;
 use std::path::PathBuf;
