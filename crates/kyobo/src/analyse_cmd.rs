@@ -131,10 +131,21 @@ fn line_text(pos: &Position, moves: &[Move], japanese: bool) -> String {
     }
 }
 
+/// The record's comment on a move: `kyobo` (who speaks in the record), the
+/// judgement's mark and [`judgement_text`].
 fn comment(j: &Judgement, pos: &Position, japanese: bool) -> String {
-    let mut s = format!("kyobo {} ({:.0} %)", score_text(j.played), 100.0 * win_chance(j.played));
-    if let Some(m) = mark(j.loss) {
-        s += &format!(" {m} loses {:.0} points", 100.0 * j.loss);
+    match mark(j.loss) {
+        Some(m) => format!("kyobo {m} {}", judgement_text(j, pos, japanese)),
+        None => format!("kyobo {}", judgement_text(j, pos, japanese)),
+    }
+}
+
+/// A move's judgement in words: its score (the mover's) and chances, the points
+/// it loses, and the best move with its line where another was better.
+fn judgement_text(j: &Judgement, pos: &Position, japanese: bool) -> String {
+    let mut s = format!("{} ({:.0} %)", score_text(j.played), 100.0 * win_chance(j.played));
+    if mark(j.loss).is_some() {
+        s += &format!(", loses {:.0} points", 100.0 * j.loss);
     }
     if let Some((_, score, pv)) = &j.better {
         s += &format!("; best {} {}", score_text(*score), line_text(pos, pv, japanese));
@@ -146,12 +157,12 @@ fn search_position(
     engine: &mut Engine<ShogiGame>,
     pos: &Position,
     limits: &Limits,
-    among: Option<Move>,
+    among: Option<&[Move]>,
 ) -> SearchResult<Move> {
     let game = ShogiGame::new(pos.clone());
     let signals = Signals::new();
     match among {
-        Some(m) => engine.search_among(&game, &[m], limits, &signals, &mut |_| {}),
+        Some(moves) => engine.search_among(&game, moves, limits, &signals, &mut |_| {}),
         None => engine.search(&game, limits, &signals, &mut |_| {}),
     }
 }
@@ -208,14 +219,19 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
     for &m in &moves {
         let best = search_position(&mut engine, &pos, &limits, None);
         let best_score = Score::from_value(best.score);
-        let judgement = if best.best_move == Some(m) {
-            Judgement { mover: pos.side_to_move(), played: best_score, better: None, loss: 0.0 }
-        } else {
-            let alone = search_position(&mut engine, &pos, &limits, Some(m));
-            let played = Score::from_value(alone.score);
-            let loss = (win_chance(best_score) - win_chance(played)).max(0.0);
-            let better = best.best_move.map(|b| (b, best_score, best_line(&best)));
-            Judgement { mover: pos.side_to_move(), played, better, loss }
+        let mover = pos.side_to_move();
+        let judgement = match best.best_move {
+            Some(b) if b != m => {
+                let alone = search_position(&mut engine, &pos, &limits, Some(&[m]));
+                let played = Score::from_value(alone.score);
+                // Two searches of one depth can disagree: where the move played,
+                // searched alone, scores at least the best move's score, it is
+                // judged level with it and no better move is named.
+                let loss = (win_chance(best_score) - win_chance(played)).max(0.0);
+                let better = (alone.score < best.score).then(|| (b, best_score, best_line(&best)));
+                Judgement { mover, played, better, loss }
+            }
+            _ => Judgement { mover, played: best_score, better: None, loss: 0.0 },
         };
         judgements.push((pos.clone(), judgement));
         pos.do_move(m);
@@ -279,7 +295,7 @@ fn report(record: &Record, moves: &[Move], judgements: &[(Position, Judgement)],
         crate::print_line(&format!(
             "move {} {played} {m} {}",
             first_ply as usize + i,
-            comment(j, pos, japanese)
+            judgement_text(j, pos, japanese)
         ));
     }
     for color in [Color::Black, Color::White] {

@@ -97,12 +97,16 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             Some(m) if args.japanese => records::japanese(&pos, m, None),
             Some(m) => m.to_usi(),
         };
+        // The score as USI writes it: `cp N`, or `mate N` in plies.
+        let score = match search::value::Score::from_value(result.score) {
+            search::value::Score::Cp(cp) => format!("cp {cp}"),
+            search::value::Score::Mate(n) => format!("mate {n}"),
+        };
         crate::print_line(&format!(
-            "position {:>2}: nodes {:>10} depth {:>3} bestmove {best} score {}",
+            "position {:>2}: nodes {:>10} depth {:>3} bestmove {best} score {score}",
             i + 1,
             result.nodes,
             result.depth,
-            result.score
         ));
         depths += i64::from(result.depth);
         total += result.nodes;

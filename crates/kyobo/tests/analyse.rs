@@ -148,3 +148,64 @@ fn bad_outputs_are_refused_before_the_analysis() {
     assert!(!out.status.success());
     assert!(!kifu.exists(), "the check leaves no file behind");
 }
+
+/// The score in `text` after `prefix` (`+24`, `-4014`, `mate 3`, `-mate 2`) as
+/// centipawns, a mate counting ±100,000.
+fn score_after(text: &str, prefix: &str) -> Option<i64> {
+    let at = text.find(prefix)? + prefix.len();
+    let word = text[at..].split([' ', ',', ';', '(']).next()?;
+    match word {
+        w if w.contains("mate") => Some(if w.starts_with('-') { -100_000 } else { 100_000 }),
+        w => w.parse().ok(),
+    }
+}
+
+/// What a person reads: each marked line has its mark once and no stray word;
+/// where a better move is named its score is at least the move played's (the two
+/// searched together); the HTML report's score column is Black's, like its
+/// chances and graph, and it says which font its kanji need.
+#[test]
+fn the_judgements_read_as_they_should() {
+    let dir = testdata::ScratchDir::new("analyse-reading");
+    let game = dir.join("game.usi");
+    std::fs::write(
+        &game,
+        "position startpos moves 7g7f 3c3d 8h4d 4c4d 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d\n",
+    )
+    .expect("written");
+    let html = dir.join("game.html");
+    let run = Command::new(env!("CARGO_BIN_EXE_kyobo"))
+        .args(["analyse", "--depth", "5", "--html"])
+        .arg(&html)
+        .arg(&game)
+        .output()
+        .expect("kyobo runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let marked: Vec<&str> = stdout.lines().filter(|l| l.starts_with("move ")).collect();
+    assert!(!marked.is_empty(), "{stdout}");
+    for line in &marked {
+        assert!(!line.contains(" kyobo "), "{line}");
+        let marks = line.split(' ').filter(|w| matches!(*w, "?!" | "?" | "??")).count();
+        assert_eq!(marks, 1, "{line}");
+        let words: Vec<&str> = line.split(' ').collect();
+        // `move N MOVE MARK SCORE (..%), loses …; best SCORE …`
+        let played = score_after(line, &format!("{} {} ", words[2], words[3]));
+        if let (Some(played), Some(best)) = (played, score_after(line, "; best ")) {
+            assert!(best >= played, "the better move scores lower: {line}");
+        }
+    }
+    let page = std::fs::read_to_string(&html).expect("the HTML report");
+    assert!(page.contains("<th>☗ score</th>"), "the score column is Black's");
+    assert!(page.contains("Japanese font"), "the page names the font its kanji need");
+    // Black's score after 8h4d?? (move 3) and after White's 4c4d (move 4), which
+    // takes the bishop, agree in sign: the column does not flip with the mover.
+    let cells: Vec<&str> = page.split("<tr class=").skip(1).take(4).collect();
+    let score_of = |row: &str| -> i64 {
+        let td: Vec<&str> = row.split("<td>").collect();
+        let text = td[3].split('<').next().unwrap();
+        score_after(&format!(" {text}"), " ").expect("a score")
+    };
+    let (third, fourth) = (score_of(cells[2]), score_of(cells[3]));
+    assert!(third < 0 && fourth < 0, "Black is lost after ▲４四角: {third}, {fourth}");
+}

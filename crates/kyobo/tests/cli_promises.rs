@@ -91,6 +91,19 @@ fn perft_sfen_counts_a_kings_only_position_by_hand() {
 
 // ---- kyobo bench ------------------------------------------------------------------
 
+/// A bench line's `score cp N` or `score mate N` as a search value (a mate in
+/// `n` plies is `32000 - n`, as `search::value` counts it).
+fn score_value(words: &[&str], line: &str) -> i64 {
+    let i = words.iter().position(|w| *w == "score").unwrap_or_else(|| panic!("{line}"));
+    let n: i64 = words[i + 2].parse().unwrap_or_else(|_| panic!("{line}"));
+    match words[i + 1] {
+        "cp" => n,
+        "mate" if n > 0 => 32000 - n,
+        "mate" => -32000 - n,
+        other => panic!("score {other} in {line}"),
+    }
+}
+
 /// The `position N: …` lines of a bench run: (nodes, depth, bestmove, score).
 fn bench_rows(text: &str) -> Vec<(i64, i64, String, i64)> {
     let rows: Vec<(i64, i64, String, i64)> = text
@@ -106,7 +119,7 @@ fn bench_rows(text: &str) -> Vec<(i64, i64, String, i64)> {
                 after("nodes").parse().expect("nodes"),
                 after("depth").parse().expect("depth"),
                 after("bestmove").to_string(),
-                after("score").parse().expect("score"),
+                score_value(&words, l),
             )
         })
         .collect();
@@ -217,6 +230,8 @@ fn bench_eval_file_evaluates_with_the_network() {
     // Position 7 is a mate in one (G*5b, the pawn on 5c guarding the gold).
     assert_eq!(rows[6].2, "G*5b", "{with_net}");
     assert_eq!(rows[6].3, 32000 - 1, "{with_net}");
+    // A mate is written as USI writes it, in plies, not as a number.
+    assert!(with_net.contains("bestmove G*5b score mate 1\n"), "{with_net}");
 
     let handcrafted = ok(&["bench", "--depth", "2"]);
     let values = bench_rows(&handcrafted);

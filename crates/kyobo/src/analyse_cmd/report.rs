@@ -286,7 +286,9 @@ pub fn html(
         s,
         "</table><p class=\"note\">A move's loss is the winning chances (1/(1+e<sup>-cp/600</sup>)) \
          of the best move minus those of the move played. ?! from {:.0} points, ? from {:.0}, \
-         ?? from {:.0}; accuracy: the share of moves losing under {:.0}.</p>",
+         ?? from {:.0}; accuracy: the share of moves losing under {:.0}. \
+         The boards' kanji need a Japanese font (Noto Sans CJK JP, IPAexGothic, \
+         Yu Gothic or Hiragino; on Debian: fonts-noto-cjk).</p>",
         100.0 * DUBIOUS,
         100.0 * MISTAKE,
         100.0 * BLUNDER,
@@ -318,7 +320,7 @@ pub fn html(
     }
     s.push_str(
         "</div><h2>Moves</h2><table class=\"moves\"><tr><th>#</th><th>move</th>\
-                <th>score</th><th>☗ chances</th><th>best</th></tr>",
+                <th>☗ score</th><th>☗ chances</th><th>best (the mover's score)</th></tr>",
     );
     for (i, (pos, j)) in judgements.iter().enumerate() {
         let best = j.better.as_ref().map_or(String::new(), |(_, score, pv)| {
@@ -335,7 +337,7 @@ pub fn html(
             },
             first_ply + i,
             escape(&texts[i]),
-            score_text(j.played),
+            score_text(for_black(j.played, j.mover)),
             chances[i],
             escape(&best)
         );
@@ -350,9 +352,9 @@ fn mover_text(pos: &Position, m: Move, j: &Judgement) -> String {
 }
 
 const STYLE: &str = "<style>\
-body{font-family:'Noto Sans CJK JP','Noto Sans JP',sans-serif;margin:2em;color:#222;max-width:1100px}\
+body{font-family:'Noto Sans CJK JP','Noto Sans JP','IPAexGothic','IPAGothic','Yu Gothic','Hiragino Sans','Meiryo',sans-serif;margin:2em;color:#222;max-width:1100px}\
 h1{font-size:1.5em}.settings,.note{color:#555;font-size:.9em}\
-svg text{font-family:'Noto Serif CJK JP','Noto Sans CJK JP',serif}\
+svg text{font-family:'Noto Serif CJK JP','Noto Sans CJK JP','IPAexMincho','IPAMincho','Yu Mincho','Hiragino Mincho ProN','MS Mincho',serif}\
 .graph{display:block;margin:.5em 0}.graph .plot{fill:#fafafa;stroke:#999}\
 .graph .mid{stroke:#bbb;stroke-dasharray:4 4}.graph .line{fill:none;stroke:#1a5fb4;stroke-width:2}\
 .graph .title{font-size:13px;fill:#333}\
