@@ -144,6 +144,16 @@ impl Dobutsu {
         Ok(Dobutsu { first_number: number, ..Dobutsu::new(pos) })
     }
 
+    /// A game as a command line gives its start: `startpos`, or an SFEN with or
+    /// without a leading `sfen ` (its move number kept).
+    pub fn from_position_text(text: &str) -> Result<Dobutsu, SfenError> {
+        let text = text.trim();
+        if text == "startpos" {
+            return Ok(Dobutsu::default());
+        }
+        Dobutsu::from_sfen(text.strip_prefix("sfen ").unwrap_or(text))
+    }
+
     /// The current position.
     #[inline]
     pub fn position(&self) -> Position {
@@ -158,6 +168,14 @@ impl Dobutsu {
     /// The current position's SFEN, its move number counting the moves made.
     pub fn to_sfen(&self) -> String {
         self.pos.to_sfen_numbered(self.first_number + self.history.len() as u32)
+    }
+
+    /// The current position drawn as [`Position`]'s `Display` draws it, its
+    /// SFEN with the game's move number (the position alone knows none).
+    pub fn board_text(&self) -> String {
+        let drawn = self.pos.to_string();
+        let board = drawn.rsplit_once('\n').map_or(drawn.as_str(), |(board, _)| board);
+        format!("{board}\nsfen {}", self.to_sfen())
     }
 
     /// Plays `m`, a legal move (unchecked, as [`Position::make_move`]).

@@ -62,6 +62,7 @@ struct SolveArgs {
 #[derive(clap::Args)]
 struct BestArgs {
     /// The position (SFEN, e.g. `gle/1c1/1C1/ELG b - 1`; `startpos` too).
+    #[arg(long)]
     sfen: String,
     /// The database.
     #[arg(long, default_value = DEFAULT_DB)]
@@ -97,13 +98,13 @@ pub fn run(args: &DobutsuArgs) -> Result<(), String> {
     }
 }
 
+/// A game from `startpos` or an SFEN (its move number kept).
+fn parse_game(text: &str) -> Result<Dobutsu, String> {
+    Dobutsu::from_position_text(text).map_err(|e| format!("bad SFEN '{}': {e}", text.trim()))
+}
+
 fn parse_sfen(text: &str) -> Result<Position, String> {
-    let text = text.trim();
-    let text = text.strip_prefix("sfen ").unwrap_or(text);
-    if text == "startpos" {
-        return Ok(Position::startpos());
-    }
-    Position::from_sfen(text).map_err(|e| format!("bad SFEN '{text}': {e}"))
+    parse_game(text).map(|game| game.position())
 }
 
 /// `1234567` as `1,234,567`.
@@ -281,7 +282,8 @@ fn searched_moves(pos: Position, depth: i32) -> Vec<(Move, String, i32)> {
 }
 
 fn run_best(args: &BestArgs) -> Result<(), String> {
-    let pos = parse_sfen(&args.sfen)?;
+    let game = parse_game(&args.sfen)?;
+    let pos = game.position();
     let line = crate::print_line;
     if let Some(end) = pos.end() {
         line(&format!("the game is over: {}", describe_end(pos, end)));
@@ -291,7 +293,7 @@ fn run_best(args: &BestArgs) -> Result<(), String> {
     match db.best(pos) {
         Ok(moves) => {
             let value = db.value(pos).expect("a position best() answers is in the database");
-            line(&format!("{} ({} to move): {value}", pos.to_sfen(), pos.side_to_move()));
+            line(&format!("{} ({} to move): {value}", game.to_sfen(), pos.side_to_move()));
             for (m, v) in moves {
                 line(&format!("{:<8} {:<7} {v}", m.to_string(), m.long_notation()));
             }
@@ -300,7 +302,7 @@ fn run_best(args: &BestArgs) -> Result<(), String> {
             line(&format!(
                 "{} is not reachable from the database's root (or has other pieces): \
                  no exact values; a search to depth 9 says",
-                pos.to_sfen()
+                game.to_sfen()
             ));
             for (m, text, _) in searched_moves(pos, 9) {
                 line(&format!("{:<8} {:<7} {text}", m.to_string(), m.long_notation()));
@@ -378,8 +380,8 @@ fn parse_move(pos: Position, text: &str) -> Result<Move, String> {
 /// error before the game, for the caller to report (on stderr, exit 1).
 fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), String> {
     let start = match &args.sfen {
-        Some(s) => parse_sfen(s)?,
-        None => Position::startpos(),
+        Some(s) => parse_game(s)?,
+        None => Dobutsu::default(),
     };
     let db = match Database::load(&args.db) {
         Ok(db) => Some(db),
@@ -392,7 +394,7 @@ fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result
 /// [`play`] once the start and the database are settled.
 fn play_game(
     args: &PlayArgs,
-    start: Position,
+    start: Dobutsu,
     db: Option<Database>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
@@ -412,13 +414,14 @@ fn play_game(
     }
     let mut opponent =
         Opponent { db, engine: Engine::new(16, 1), movetime: Duration::from_millis(args.movetime) };
-    let human = if args.first { start.side_to_move() } else { start.side_to_move().flip() };
+    let to_move = start.position().side_to_move();
+    let human = if args.first { to_move } else { to_move.flip() };
     writeln!(
         out,
         "you play {human}{}; type `help` for help",
         if human == Color::Sente { " (uppercase, moving up)" } else { " (lowercase, moving down)" }
     )?;
-    let mut game = Dobutsu::new(start);
+    let mut game = start;
     let mut played: Vec<Move> = Vec::new();
     let mut show = true;
     // Whether the end of the game has been announced.
@@ -426,7 +429,7 @@ fn play_game(
     loop {
         let pos = game.position();
         if show {
-            writeln!(out, "\n{pos}")?;
+            writeln!(out, "\n{}", game.board_text())?;
             show = false;
         }
         let over = match pos.end() {

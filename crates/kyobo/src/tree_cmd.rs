@@ -50,7 +50,7 @@ pub struct TreeArgs {
 pub fn run(args: &TreeArgs) -> Result<(), String> {
     shogi::attacks::init();
     if let Some(sfen) = &args.sfen {
-        let pos = Position::from_sfen(sfen).map_err(|e| format!("--sfen: {e}"))?;
+        let pos = Position::from_position_text(sfen).map_err(|e| format!("--sfen: {e}"))?;
         let game = ShogiGame::new(pos.clone());
         let depth = args.depth.unwrap_or(2);
         return if args.japanese {
@@ -60,7 +60,8 @@ pub fn run(args: &TreeArgs) -> Result<(), String> {
         };
     }
     if let Some(sfen) = &args.dobutsu {
-        let game = dobutsu::Dobutsu::from_sfen(sfen).map_err(|e| format!("--dobutsu: {e}"))?;
+        let game =
+            dobutsu::Dobutsu::from_position_text(sfen).map_err(|e| format!("--dobutsu: {e}"))?;
         return report(&game, args.depth.unwrap_or(4), args, &AsWritten);
     }
     let text = match (&args.tree, &args.file) {

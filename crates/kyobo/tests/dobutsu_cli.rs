@@ -54,7 +54,7 @@ fn solve_writes_a_database_that_best_reads() {
     assert!(out.contains("database written to"), "{out}");
 
     // `best` lists every legal move with the database's value, best first.
-    let (ok, best, err) = dobutsu(&["best", SMALL, "--db", db_arg]);
+    let (ok, best, err) = dobutsu(&["best", "--sfen", SMALL, "--db", db_arg]);
     assert!(ok, "{err}");
     let mut legal = Vec::new();
     root.legal_moves(&mut legal);
@@ -67,7 +67,7 @@ fn solve_writes_a_database_that_best_reads() {
 
     // A position the database does not hold: a search to depth 9 instead, with
     // a line for each legal move.
-    let (ok, fallback, err) = dobutsu(&["best", "startpos", "--db", db_arg]);
+    let (ok, fallback, err) = dobutsu(&["best", "--sfen", "startpos", "--db", db_arg]);
     assert!(ok, "{err}");
     assert!(fallback.contains("not reachable") && fallback.contains("a search to depth 9"));
     assert_eq!(fallback.lines().count(), 1 + 4, "the start's four moves:\n{fallback}");
@@ -76,7 +76,8 @@ fn solve_writes_a_database_that_best_reads() {
     }
 
     // A missing database is an error that says how to make one.
-    let (ok, _, err) = dobutsu(&["best", SMALL, "--db", dir.join("none.db").to_str().unwrap()]);
+    let (ok, _, err) =
+        dobutsu(&["best", "--sfen", SMALL, "--db", dir.join("none.db").to_str().unwrap()]);
     assert!(!ok);
     assert!(err.contains("kyobo dobutsu solve --out"), "{err}");
 }
@@ -100,4 +101,33 @@ fn play_refuses_a_bad_start_or_database_as_an_error() {
         assert!(out.is_empty(), "{args:?} printed a game:\n{out}");
         assert!(err.starts_with("error: "), "{args:?}: {err}");
     }
+}
+
+/// A Dobutsu SFEN keeps its move number: `best` shows the position as given, and
+/// the USI board after moves counts them.
+#[test]
+fn sfens_carry_the_real_move_number() {
+    let dir = ScratchDir::new("dobutsu-numbers");
+    let db_path = dir.join("small.db");
+    let db_arg = db_path.to_str().expect("a UTF-8 path");
+    let (ok, _, err) = dobutsu(&["solve", "--sfen", SMALL, "--threads", "1", "--out", db_arg]);
+    assert!(ok, "{err}");
+    let numbered = "1l1/1c1/1C1/1L1 b - 9";
+    let (ok, out, err) = dobutsu(&["best", "--sfen", numbered, "--db", db_arg]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("1l1/1c1/1C1/1L1 b - 9 "), "{out}");
+    // The SFEN is an option now, as in every command.
+    let (ok, _, _) = dobutsu(&["best", SMALL, "--db", db_arg]);
+    assert!(!ok, "a positional SFEN is refused");
+    // Over USI: two moves from move 1, the board's SFEN says move 3.
+    let mut gui = crate::common::Gui::start();
+    gui.handshake();
+    gui.send("setoption name Variant value dobutsu");
+    gui.send("position sfen gle/1c1/1C1/ELG b - 1 moves b3b2 b1b2");
+    gui.send("d");
+    gui.send("isready");
+    let lines = gui.lines_until("readyok", std::time::Duration::from_secs(10));
+    let sfen = lines.iter().find(|l| l.starts_with("info string sfen ")).expect("the board's SFEN");
+    assert!(sfen.ends_with(" 3"), "{sfen}");
+    gui.quit();
 }

@@ -95,3 +95,18 @@ fn flags_that_do_not_apply_are_refused() {
     let (ok, _, err) = tree(&["--tree", t, "--algo", "minimax", "--window", "1", "2"]);
     assert!(!ok && err.contains("--window"), "{err}");
 }
+
+/// A position is `startpos` or an SFEN (with or without `sfen `) for shogi and
+/// Dobutsu alike.
+#[test]
+fn positions_take_startpos_or_an_sfen() {
+    for args in [
+        ["--sfen", "startpos"],
+        ["--sfen", "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"],
+        ["--dobutsu", "startpos"],
+        ["--dobutsu", "sfen gle/1c1/1C1/ELG b - 1"],
+    ] {
+        let (ok, out, err) = tree(&[args[0], args[1], "--depth", "1"]);
+        assert!(ok && out.contains("best "), "{args:?}: {err}");
+    }
+}

@@ -82,6 +82,16 @@ fn color_name(c: Color) -> &'static str {
 }
 
 impl Position {
+    /// A position as a command line gives it: `startpos`, or an SFEN with or
+    /// without a leading `sfen ` (the same text a USI `position` command holds).
+    pub fn from_position_text(text: &str) -> Result<Position, SfenError> {
+        let text = text.trim();
+        if text == "startpos" {
+            return Ok(Position::startpos());
+        }
+        Position::from_sfen(text.strip_prefix("sfen ").unwrap_or(text))
+    }
+
     /// Parses `board side hands [move-number]`. Leading `sfen ` is not accepted
     /// here; USI front ends strip it.
     pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
@@ -308,4 +318,22 @@ fn parse_hands(text: &str) -> Result<[Hand; 2], SfenError> {
         return Err(SfenError::BadHand("a count with no piece after it".to_string()));
     }
     Ok(hands)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::STARTPOS;
+
+    #[test]
+    fn a_command_line_position_is_startpos_or_an_sfen() {
+        crate::attacks::init();
+        let start = Position::startpos();
+        let prefixed = format!("sfen {STARTPOS}");
+        for text in ["startpos", " startpos ", STARTPOS, prefixed.as_str()] {
+            assert_eq!(Position::from_position_text(text).unwrap(), start, "{text}");
+        }
+        assert!(Position::from_position_text("sfen").is_err());
+        assert!(Position::from_position_text("start").is_err());
+    }
 }

@@ -229,8 +229,7 @@ impl GameVariant for DobutsuState {
 
     /// The board, the side to move, the hands and the SFEN.
     fn board(&self) -> Vec<String> {
-        let mut lines: Vec<String> =
-            self.game.position().to_string().lines().map(str::to_string).collect();
+        let mut lines: Vec<String> = self.game.board_text().lines().map(str::to_string).collect();
         if let Some(end) = self.game.position().end() {
             lines.push(describe_end(end).to_string());
         }
