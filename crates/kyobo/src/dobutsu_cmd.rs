@@ -584,7 +584,8 @@ mod tests {
         assert!(text.contains("the game is over: `undo` takes your last move back"), "{text}");
         // Drawn at the start, after the undo and on `board`.
         assert_eq!(text.matches("sfen 1l1/3/1L1/3 b - 1\n").count(), 3, "{text}");
-        assert!(text.contains("sfen 1l1/3/L2/3 w - 1"), "{text}");
+        // One move made: the move number counts it.
+        assert!(text.contains("sfen 1l1/3/L2/3 w - 2"), "{text}");
         assert!(text.contains("engine plays"), "{text}");
     }
 

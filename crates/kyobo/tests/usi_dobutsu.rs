@@ -103,7 +103,9 @@ fn bad_input_is_answered_and_the_engine_goes_on() {
     game.play_usi("b1b2").unwrap();
     gui.send("d");
     let board = gui.lines_until("info string sfen", SECS * 5);
-    let sfen = format!("info string sfen {}", game.position().to_sfen());
+    // The game's SFEN: two moves made, move 3.
+    let sfen = format!("info string sfen {}", game.to_sfen());
+    assert!(sfen.ends_with(" 3"), "{sfen}");
     assert_eq!(board.last(), Some(&sfen), "{board:?}");
     assert!(board.iter().any(|l| l.contains("vlion")), "{board:?}");
     gui.send("go depth 3");
