@@ -27,7 +27,7 @@ echo "| set | problems | solved | shortest | wrong | unsolved | time |"
 echo "|---|---|---|---|---|---|---|"
 for n in 3 5 7 9 11; do
     out="$OUT/tsume_${n}ply.txt"
-    "$KYOBO" mate --file "$DATA/tsume_${n}ply.txt" --hash "$HASH" --time-limit 10 >"$out"
+    "$KYOBO" mate --file "$DATA/tsume_${n}ply.txt" --hash "$HASH" --movetime 10000 >"$out"
     echo "| ${n}-ply | $(field problems "$out") | $(field solved "$out") | $(field shortest "$out") \
 | $(field wrong "$out") | $(field unsolved "$out") | $(field time "$out") s |"
 done
@@ -36,7 +36,7 @@ echo
 echo "long.txt, ${LONG_TIME} s and ${LONG_HASH} MiB per problem (peak memory of the whole run below):"
 long="$OUT/long.txt"
 /usr/bin/time -f "peak RSS %M KiB" "$KYOBO" mate --file "$DATA/long.txt" --hash "$LONG_HASH" \
-    --time-limit "$LONG_TIME" --verbose >"$long" 2>"$OUT/long.time"
+    --movetime "$((LONG_TIME * 1000))" --verbose >"$long" 2>"$OUT/long.time"
 grep -v '^wrong:' "$long" | cut -c1-160
 cat "$OUT/long.time"
 
@@ -45,7 +45,7 @@ if [ "${MICRO:-0}" = 1 ]; then
     echo "Microcosmos, 4096 MiB, ${MICRO_TIME} s:"
     micro="$OUT/microcosmos.txt"
     /usr/bin/time -f "peak RSS %M KiB" "$KYOBO" mate --file "$DATA/microcosmos.txt" --hash 4096 \
-        --time-limit "$MICRO_TIME" --verbose >"$micro" 2>"$OUT/microcosmos.time"
+        --movetime "$((MICRO_TIME * 1000))" --verbose >"$micro" 2>"$OUT/microcosmos.time"
     cut -c1-200 "$micro"
     cat "$OUT/microcosmos.time"
 fi

@@ -59,7 +59,7 @@ impl fmt::Display for LineError {
 impl std::error::Error for LineError {}
 
 /// At most 40 characters of something a file said, for messages.
-pub(crate) fn excerpt(text: &str) -> String {
+pub fn excerpt(text: &str) -> String {
     if text.chars().count() <= 40 {
         text.to_string()
     } else {

@@ -1,7 +1,7 @@
 //! `kyobo book`: opening books in YaneuraOu's text format — built from game
 //! records, given Kyobo's search values, sorted, and looked into.
 
-use book::{read_book, write_book, Book, Builder, Entry};
+use book::{read_book, write_book, Book, BookError, Builder, Entry};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use records::Format;
@@ -86,7 +86,8 @@ pub struct ExtendArgs {
 pub struct ProbeArgs {
     /// The book.
     book: PathBuf,
-    /// The position (default: the start position).
+    /// The position: an SFEN (a leading `sfen ` is allowed) or `startpos`, the
+    /// default.
     #[arg(long)]
     sfen: Option<String>,
     /// Moves played from it (USI).
@@ -138,6 +139,17 @@ fn files_of(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         }
     }
     Ok(files)
+}
+
+/// The files named in a message: all of them when they are few.
+fn file_names(files: &[PathBuf]) -> String {
+    const SHOWN: usize = 3;
+    let mut names: Vec<String> =
+        files.iter().take(SHOWN).map(|f| f.display().to_string()).collect();
+    if files.len() > SHOWN {
+        names.push(format!("{} more", files.len() - SHOWN));
+    }
+    names.join(", ")
 }
 
 /// Whether a file is read as a list of USI games, one a line.
@@ -202,7 +214,39 @@ fn build(a: &BuildArgs) -> Result<(), String> {
         }
     }
     let summary = builder.summary();
+    // An empty book is refused rather than written: it would replace a good one
+    // under the same name and be played as "no book move" without a word.
+    if summary.games == 0 {
+        let names = file_names(&files);
+        return Err(if files.is_empty() {
+            let inputs: Vec<String> = a.inputs.iter().map(|i| i.display().to_string()).collect();
+            format!("no record files in {}; no book written", inputs.join(", "))
+        } else if summary.without_winner > 0 {
+            format!(
+                "no game with a winner in {names} ({} without one, left out by \
+                 --winner-only); no book written",
+                summary.without_winner
+            )
+        } else {
+            format!(
+                "no game could be read from {names} ({unreadable} unreadable, see above): \
+                 give KIF, KI2, CSA or JKF records, or USI lists (.sfen, .usi, .txt) of \
+                 `startpos moves …` lines; no book written"
+            )
+        });
+    }
     let entries = builder.finish(a.min_count);
+    if entries.is_empty() {
+        return Err(format!(
+            "the book would be empty: {} games read from {}, {} moves counted, none played \
+             at least --min-count {} times up to move --depth {}; no book written",
+            summary.games,
+            file_names(&files),
+            summary.moves,
+            a.min_count,
+            a.depth
+        ));
+    }
     let (positions, moves) = (entries.len(), entries.iter().map(|e| e.moves.len()).sum::<usize>());
     write(&a.out, entries)?;
     crate::print_line(&format!(
@@ -306,9 +350,28 @@ fn extend(a: &ExtendArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// Why `probe` cannot open a book; an unsorted one is answered with this
+/// command's way round it, not the USI option's.
+fn open_error(path: &Path, e: &BookError) -> String {
+    match e {
+        BookError::Unsorted(near) => format!(
+            "{}: entries not sorted by SFEN (near '{}'), which searching it on disk needs: \
+             add --in-memory, or sort it once with `kyobo book sort {} SORTED`",
+            path.display(),
+            book::entry::excerpt(near),
+            path.display()
+        ),
+        // The reader names the file in these already.
+        BookError::Io(_) => e.to_string(),
+        e => format!("{}: {e}", path.display()),
+    }
+}
+
 fn probe(a: &ProbeArgs) -> Result<(), String> {
     let mut pos = match &a.sfen {
-        Some(sfen) => Position::from_sfen(sfen).map_err(|e| format!("--sfen: {e}"))?,
+        Some(sfen) => {
+            Position::from_position_text(sfen).map_err(|e| format!("--sfen '{sfen}': {e}"))?
+        }
         None => Position::startpos(),
     };
     for text in &a.moves {
@@ -316,8 +379,7 @@ fn probe(a: &ProbeArgs) -> Result<(), String> {
         pos.do_move(m);
     }
     let start = Instant::now();
-    let mut book =
-        Book::open(&a.book, !a.in_memory).map_err(|e| format!("{}: {e}", a.book.display()))?;
+    let mut book = Book::open(&a.book, !a.in_memory).map_err(|e| open_error(&a.book, &e))?;
     let opened = start.elapsed();
     let (key, ply) = book::split_ply(&pos.to_sfen()).ok_or("the position has no SFEN")?;
     let start = Instant::now();

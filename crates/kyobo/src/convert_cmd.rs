@@ -43,11 +43,11 @@ pub struct ConvertArgs {
     /// (Shift_JIS), `.ki2u`, `.jkf`/`.json`, `.usi`/`.sfen`. Absent or `-`:
     /// standard output, in UTF-8 (USI unless --to says otherwise).
     output: Option<PathBuf>,
-    /// The input's format, whatever its extension and content.
-    #[arg(long, value_enum)]
+    /// The input's format, whatever its extension and content (any case).
+    #[arg(long, value_enum, ignore_case = true)]
     from: Option<FormatArg>,
-    /// The output's format, whatever its extension.
-    #[arg(long, value_enum)]
+    /// The output's format, whatever its extension (any case).
+    #[arg(long, value_enum, ignore_case = true)]
     to: Option<FormatArg>,
     /// Print the main line's moves in Japanese notation (`▲７六歩 △３四歩 …`,
     /// one line) where USI moves would be printed: standard output, USI format.
@@ -65,10 +65,30 @@ fn by_extension(path: &Path) -> Option<(Format, TextEncoding)> {
     path.extension().and_then(|e| e.to_str()).and_then(Format::from_extension)
 }
 
+/// The option value that names a format (`--from csa`).
+fn flag(format: Format) -> &'static str {
+    match format {
+        Format::Csa => "csa",
+        Format::Kif => "kif",
+        Format::Ki2 => "ki2",
+        Format::Usi => "usi",
+        Format::Jkf => "jkf",
+    }
+}
+
+/// The advice for a record that `format` could not read but whose text looks like
+/// another format (a CSA record saved as `.kif`).
+fn other_format_hint(text: &str, format: Format) -> Option<String> {
+    let seen = Format::detect(text).filter(|&f| f != format)?;
+    let name = flag(seen).to_uppercase();
+    Some(format!("; the text looks like {name}: try --from {}", flag(seen)))
+}
+
 /// Reads the input record; errors name the input and, for a bad record, the line.
+/// A CSA file of several games gives its first, with a warning.
 fn read_input(args: &ConvertArgs) -> Result<Record, String> {
-    let name = args.input.display().to_string();
     let stdin = args.input.as_os_str() == "-";
+    let name = if stdin { "standard input".to_string() } else { args.input.display().to_string() };
     let mut bytes = Vec::new();
     let io = if stdin {
         std::io::stdin().read_to_end(&mut bytes).map(|_| ())
@@ -83,9 +103,43 @@ fn read_input(args: &ConvertArgs) -> Result<Record, String> {
             .then(|| by_extension(&args.input).map(|(f, _)| f))
             .flatten()
             .or_else(|| Format::detect(&text))
+            // A blank text has no format to tell, but every reader calls it empty.
+            .or(text.chars().all(|c| c.is_whitespace() || c == '\u{feff}').then_some(Format::Usi))
             .ok_or_else(|| format!("{name}: cannot tell the record's format (try --from)"))?,
     };
-    records::read(&text, format).map_err(|e| format!("{name}: {e}"))
+    let record = records::read(&text, format).map_err(|e| {
+        let hint = other_format_hint(&text, format).unwrap_or_default();
+        format!("{name}: {e}{hint}")
+    })?;
+    if format == Format::Csa {
+        let count = records::csa_record_count(&text);
+        if count > 1 {
+            eprintln!("warning: {name} holds {count} records; converting the first");
+        }
+    }
+    Ok(record)
+}
+
+/// The extension that holds `format` in UTF-8.
+fn utf8_extension(format: Format) -> &'static str {
+    match format {
+        Format::Kif => "kifu",
+        Format::Ki2 => "ki2u",
+        f => flag(f),
+    }
+}
+
+/// The error for a character Shift_JIS cannot hold: the line of the output that
+/// holds it, and the UTF-8 file to write instead.
+fn unencodable(path: &Path, format: Format, text: &str, c: char) -> String {
+    let (n, line) = text.lines().enumerate().find(|(_, l)| l.contains(c)).unwrap_or((0, ""));
+    let instead = path.with_extension(utf8_extension(format));
+    format!(
+        "{}: line {}: '{line}' holds '{c}', which Shift_JIS cannot hold; write {} instead (UTF-8)",
+        path.display(),
+        n + 1,
+        instead.display()
+    )
 }
 
 /// Writes `text` on standard output; a reader that has gone away ends quietly.
@@ -100,8 +154,9 @@ fn print(text: &str) -> Result<(), String> {
 /// Converts the record: reads `input`, writes `output` (or prints it).
 ///
 /// # Errors
-/// A message for an unreadable input (with the line of a bad record), an output
-/// whose format is unknown, a character Shift_JIS cannot hold, or an I/O error.
+/// A message for an unreadable or empty input (with the line of a bad record), an
+/// output whose format is unknown, a character Shift_JIS cannot hold, or an I/O
+/// error.
 pub fn run(args: &ConvertArgs) -> Result<(), String> {
     let path = output_path(args);
     if args.japanese && path.is_some() {
@@ -124,7 +179,8 @@ pub fn run(args: &ConvertArgs) -> Result<(), String> {
         format!("{}: cannot tell the format from the extension (try --to)", path.display())
     })?;
     let encoding = ext.map_or(TextEncoding::Utf8, |(_, e)| e);
-    let bytes = records::encode(&records::write(&record, format), encoding)
-        .map_err(|c| format!("{}: '{c}' cannot be written in Shift_JIS", path.display()))?;
+    let text = records::write(&record, format);
+    let bytes =
+        records::encode(&text, encoding).map_err(|c| unencodable(path, format, &text, c))?;
     std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -2,8 +2,10 @@
 //! position — which legal moves the engine considers ugly and why — or their
 //! firing rates on the moves of a file of games.
 
+use records::Format;
 use shogi::{Move, Position};
 use shogi_game::bad_shape::{self, Rates, CHECKS};
+use std::path::Path;
 
 #[derive(clap::Args)]
 pub struct ShapeArgs {
@@ -33,10 +35,19 @@ pub fn run(args: &ShapeArgs) -> Result<(), String> {
     match (&args.sfen, &args.rates) {
         (Some(sfen), _) => judge(sfen, args),
         (None, Some(path)) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            let (text, _) = records::decode(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            check_game_lines(Path::new(path), &text)?;
             let (rates, errors) = rates_of(&text, args.from_ply as usize);
             for e in &errors {
                 eprintln!("{path}:{e}");
+            }
+            if rates.games == 0 && !errors.is_empty() {
+                return Err(format!(
+                    "{path}: no game read ({} bad lines, above): --rates wants one game a \
+                     line, `startpos moves …` or `sfen … moves …`",
+                    errors.len()
+                ));
             }
             for line in rates_table(&rates, args.from_ply, errors.len()) {
                 crate::print_line(&line);
@@ -45,6 +56,32 @@ pub fn run(args: &ShapeArgs) -> Result<(), String> {
         }
         (None, None) => Err("give --sfen SFEN (with --moves, --move) or --rates FILE".into()),
     }
+}
+
+/// Refuses a record of another format (a KIF game, say) with the way to turn it
+/// into the lines `--rates` reads, instead of a complaint about each of its lines.
+fn check_game_lines(path: &Path, text: &str) -> Result<(), String> {
+    let format = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .and_then(Format::from_extension)
+        .map(|(f, _)| f)
+        .or_else(|| Format::detect(text));
+    let name = match format {
+        Some(Format::Kif) => "KIF",
+        Some(Format::Ki2) => "KI2",
+        Some(Format::Csa) => "CSA",
+        Some(Format::Jkf) => "JKF",
+        Some(Format::Usi) | None => return Ok(()),
+    };
+    Err(format!(
+        "{}: a {name} record, but --rates wants one game a line (`startpos moves …` or \
+         `sfen … moves …`): convert it first with `kyobo convert {} {}` and give that \
+         file (the lines of several games may go in one file)",
+        path.display(),
+        path.display(),
+        path.with_extension("usi").display()
+    ))
 }
 
 fn judge(sfen: &str, args: &ShapeArgs) -> Result<(), String> {
@@ -57,13 +94,8 @@ fn judge(sfen: &str, args: &ShapeArgs) -> Result<(), String> {
 
 /// The position `sfen` (or `startpos`; a leading `sfen ` is allowed) after `moves`.
 fn position(sfen: &str, moves: &[String]) -> Result<Position, String> {
-    let mut pos = match sfen.trim() {
-        "startpos" => Position::startpos(),
-        s => {
-            let s = s.strip_prefix("sfen ").unwrap_or(s);
-            Position::from_sfen(s).map_err(|e| format!("--sfen: {e}"))?
-        }
-    };
+    let mut pos =
+        Position::from_position_text(sfen).map_err(|e| format!("--sfen '{}': {e}", sfen.trim()))?;
     for text in moves {
         let m = pos.parse_usi_move(text).map_err(|e| format!("--moves: {e}"))?;
         pos.do_move(m);
@@ -113,7 +145,7 @@ fn judgement(pos: &Position, one: Option<&str>, japanese: bool) -> Result<Vec<St
 }
 
 /// The rates over every good line of `text`, and for each bad line
-/// `NUMBER: why` (blank lines and `#` comments are skipped silently).
+/// `NUMBER: why: 'text'` (blank lines and `#` comments are skipped silently).
 fn rates_of(text: &str, from_ply: usize) -> (Rates, Vec<String>) {
     let mut rates = Rates::new();
     let mut errors = Vec::new();
@@ -124,7 +156,7 @@ fn rates_of(text: &str, from_ply: usize) -> (Rates, Vec<String>) {
         }
         match bad_shape::parse_record(line) {
             Ok((start, moves)) => rates.add_game(&start, &moves, from_ply),
-            Err(e) => errors.push(format!("{}: {e}", i + 1)),
+            Err(e) => errors.push(format!("{}: {e}: '{}'", i + 1, book::entry::excerpt(line))),
         }
     }
     (rates, errors)

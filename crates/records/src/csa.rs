@@ -20,7 +20,7 @@
 //! kept as the comments of the move (or ending, or start position) they follow.
 //! Times are seconds (`T12`), with a fraction in V3.0 (`T12.345`).
 
-use crate::error::{partial, ErrorKind, ReadResult};
+use crate::error::{empty, is_blank, partial, ErrorKind, ReadResult};
 use crate::record::{EndReason, Ending, HeaderKey, Record, RecordMove, Start};
 use shogi::{Color, Move, Piece, PieceKind, Position, Square, STARTPOS};
 use std::fmt::Write as _;
@@ -539,25 +539,43 @@ fn parse_time(t: &str) -> Option<Duration> {
     Some(Duration::new(secs, nanos))
 }
 
-/// Reads the first record of a CSA text (records after a `/` line are left).
+/// Reads the first record of a CSA text (records after a `/` line are left;
+/// [`csa_record_count`] says whether there are any).
 ///
 /// The start must be given (`PI…` or `P1`…`P9`, `P+`/`P-`, then `+` or `-`);
 /// a text with no position at all starts from the standard position, Black to
 /// move. Every move is checked against the position.
 ///
 /// # Errors
-/// The first bad line, with the record read up to it.
+/// The first bad line, with the record read up to it; `Empty` for a blank text
+/// (a record of headers alone is read, from the standard position).
 pub fn read_csa(text: &str) -> ReadResult {
-    read_from(text.lines().enumerate().take_while(|(_, l)| l.trim_end() != "/"))
+    let lines: Vec<(usize, &str)> = text.lines().enumerate().collect();
+    let first = split_records(&lines).next().ok_or_else(empty)?;
+    read_from(first.iter().copied())
 }
 
-/// Reads every record of a CSA text (records are separated by `/` lines).
+/// Reads every record of a CSA text (records are separated by `/` lines; blank
+/// ones, such as after a final `/`, are no records). A blank text holds none.
 pub fn read_csa_all(text: &str) -> Vec<ReadResult> {
     let lines: Vec<(usize, &str)> = text.lines().enumerate().collect();
+    split_records(&lines).map(|chunk| read_from(chunk.iter().copied())).collect()
+}
+
+/// How many records a CSA text holds, as [`read_csa_all`] counts them: a reader
+/// of the first can tell the user about the others.
+pub fn csa_record_count(text: &str) -> usize {
+    let lines: Vec<(usize, &str)> = text.lines().enumerate().collect();
+    split_records(&lines).count()
+}
+
+/// The lines of each record that is not blank.
+fn split_records<'l, 'a>(
+    lines: &'l [(usize, &'a str)],
+) -> impl Iterator<Item = &'l [(usize, &'a str)]> {
     lines
         .split(|(_, l)| l.trim_end() == "/")
-        .map(|chunk| read_from(chunk.iter().copied()))
-        .collect()
+        .filter(|chunk| !chunk.iter().all(|(_, l)| is_blank(l)))
 }
 
 fn read_from<'a>(lines: impl Iterator<Item = (usize, &'a str)>) -> ReadResult {
@@ -836,6 +854,24 @@ mod tests {
         assert_eq!(pos.hand(Color::Black).count(PieceKind::Gold), 2);
         assert_eq!(pos.hand(Color::White).count(PieceKind::Pawn), 17);
         assert_eq!(pos.hand(Color::White).count(PieceKind::Gold), 2);
+    }
+
+    #[test]
+    fn blank_texts_and_records_are_none() {
+        for text in ["", "\n  \n", "\u{feff}\n"] {
+            assert_eq!(read_csa(text).unwrap_err().error.kind, ErrorKind::Empty, "{text:?}");
+            assert!(read_csa_all(text).is_empty(), "{text:?}");
+            assert_eq!(csa_record_count(text), 0, "{text:?}");
+        }
+        // A start alone, or headers alone, is a record with no moves.
+        assert_eq!(read_csa("PI\n+\n").unwrap().moves.len(), 0);
+        assert!(read_csa("N+A\n").is_ok());
+        // A final `/`, or one before the first game, adds no record.
+        let two = "PI\n+\n+7776FU\n/\n\n/\nPI\n+\n+2726FU\n/\n";
+        assert_eq!(csa_record_count(two), 2);
+        assert_eq!(read_csa_all(two).len(), 2);
+        assert_eq!(csa_record_count("PI\n+\n/\n"), 1);
+        assert_eq!(read_csa("/\nPI\n+\n+2726FU\n").unwrap().moves.len(), 1);
     }
 
     #[test]

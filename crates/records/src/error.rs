@@ -27,6 +27,17 @@ pub enum ErrorKind {
     /// A move whose piece is not the one standing on its origin square (or, for a
     /// CSA move, not that piece promoted).
     WrongPiece(String),
+    /// A move whose stated capture (JKF's `capture`) is not what its destination
+    /// holds.
+    WrongCapture {
+        /// The move as the record spells it.
+        text: String,
+        /// The piece the record says is captured, as written.
+        named: String,
+        /// What the destination holds, named as the record names pieces
+        /// (`None`: nothing).
+        found: Option<String>,
+    },
     /// A move marked for the side that is not to move.
     WrongSide(String),
     /// Japanese notation that no legal move fits.
@@ -48,7 +59,8 @@ pub enum ErrorKind {
     Variation(u32),
     /// JSON that is malformed, or not shaped as JKF (what was expected).
     Json(String),
-    /// No record at all (an empty USI text).
+    /// No record at all: the text is blank (for USI, blank but for `#` comments).
+    /// A record with only headers or a start position is not empty.
     Empty,
 }
 
@@ -87,9 +99,18 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Board(msg) => write!(f, "bad start position: {msg}"),
             ErrorKind::Position(e) => write!(f, "invalid start position: {e}"),
             ErrorKind::UnknownHandicap(s) => write!(f, "unknown handicap '{s}'"),
-            ErrorKind::IllegalMove { text, reason } => write!(f, "illegal move {text}: {reason}"),
-            ErrorKind::WrongPiece(s) => write!(f, "{s}: that piece is not on the origin square"),
-            ErrorKind::WrongSide(s) => write!(f, "{s}: it is the other side's turn"),
+            ErrorKind::IllegalMove { text, reason } => {
+                write!(f, "illegal move '{text}': {reason}")
+            }
+            ErrorKind::WrongPiece(s) => write!(f, "'{s}': that piece is not on the origin square"),
+            ErrorKind::WrongCapture { text, named, found } => {
+                write!(f, "'{text}': capture says {named} but the destination ")?;
+                match found {
+                    Some(k) => write!(f, "holds {k}"),
+                    None => write!(f, "is empty"),
+                }
+            }
+            ErrorKind::WrongSide(s) => write!(f, "'{s}': it is the other side's turn"),
             ErrorKind::NoSuchMove(s) => write!(f, "no legal move is '{s}'"),
             ErrorKind::Ambiguous(s) => write!(f, "'{s}' fits more than one legal move"),
             ErrorKind::NoPreviousMove(s) => write!(f, "'{s}': 同 with no previous move"),
@@ -99,20 +120,27 @@ impl fmt::Display for ErrorKind {
             ErrorKind::AfterEnd(s) => write!(f, "'{s}' after the end of the line"),
             ErrorKind::Variation(ply) => write!(f, "a variation at move {ply}, which no line has"),
             ErrorKind::Json(msg) => write!(f, "JKF: {msg}"),
-            ErrorKind::Empty => write!(f, "no record in the text"),
+            ErrorKind::Empty => write!(f, "empty: no moves, no headers, no start position"),
         }
     }
 }
 
+/// An empty text has no line to name, nor moves read before its error.
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.kind)
+        match self.kind {
+            ErrorKind::Empty => write!(f, "{}", self.kind),
+            _ => write!(f, "line {}: {}", self.line, self.kind),
+        }
     }
 }
 
 impl fmt::Display for PartialRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({} moves read before it)", self.error, self.record.moves.len())
+        match self.error.kind {
+            ErrorKind::Empty => write!(f, "{}", self.error),
+            _ => write!(f, "{} ({} moves read before it)", self.error, self.record.moves.len()),
+        }
     }
 }
 
@@ -122,4 +150,15 @@ impl std::error::Error for PartialRecord {}
 /// Builds the boxed error of a reader.
 pub(crate) fn partial(record: Record, line: usize, kind: ErrorKind) -> Box<PartialRecord> {
     Box::new(PartialRecord { record, error: ReadError::new(line, kind) })
+}
+
+/// Whether a text holds nothing but white space (and a BOM): an empty file, which
+/// no reader takes for a record of the standard position with no moves.
+pub(crate) fn is_blank(text: &str) -> bool {
+    text.chars().all(|c| c.is_whitespace() || c == '\u{feff}')
+}
+
+/// The error of a blank text.
+pub(crate) fn empty() -> Box<PartialRecord> {
+    partial(Record::default(), 1, ErrorKind::Empty)
 }

@@ -9,7 +9,7 @@
 //! bookmarks and a start position's move number; times are whole seconds.
 
 use crate::csa::{csa_piece_name, parse_csa_piece};
-use crate::error::{partial, ErrorKind, ReadResult};
+use crate::error::{empty, is_blank, partial, ErrorKind, ReadResult};
 use crate::japanese::{relative, select, Relative};
 use crate::json::{parse, quote, Node};
 use crate::record::{EndReason, Ending, HeaderKey, Record, RecordMove, Start, Variation};
@@ -36,8 +36,12 @@ fn parse_special(name: &str) -> Option<EndReason> {
 ///
 /// # Errors
 /// The first error with the line of the JSON value it is in, and the record read
-/// up to it (the main line and the variations before the bad entry).
+/// up to it (the main line and the variations before the bad entry); `Empty` for
+/// a blank text.
 pub fn read_jkf(text: &str) -> ReadResult {
+    if is_blank(text) {
+        return Err(empty());
+    }
     let root = match parse(text) {
         Ok(root) => root,
         Err(e) => return Err(partial(Record::default(), e.line, ErrorKind::Json(e.message))),
@@ -51,13 +55,15 @@ pub fn read_jkf(text: &str) -> ReadResult {
 
 fn read_into(root: &Node, record: &mut Record) -> Result<(), Fail> {
     if root.as_object().is_none() {
-        return Err(json_err(root, "the record must be an object"));
+        return Err(json_err(root, "the record is not a JSON object"));
     }
     if let Some(header) = root.get("header") {
         let members =
-            header.as_object().ok_or_else(|| json_err(header, "header must be an object"))?;
+            header.as_object().ok_or_else(|| json_err(header, "'header' is not an object"))?;
         for (key, value) in members {
-            let v = value.as_str().ok_or_else(|| json_err(value, "header values are strings"))?;
+            let v = value
+                .as_str()
+                .ok_or_else(|| json_err(value, &format!("header '{key}' is not a string")))?;
             record.headers.push((HeaderKey::from_kif(key), v.to_string()));
         }
     }
@@ -67,7 +73,7 @@ fn read_into(root: &Node, record: &mut Record) -> Result<(), Fail> {
     let Some(moves) = root.get("moves") else {
         return Ok(());
     };
-    let entries = moves.as_array().ok_or_else(|| json_err(moves, "moves must be an array"))?;
+    let entries = moves.as_array().ok_or_else(|| json_err(moves, "'moves' is not an array"))?;
     let Some((first, rest)) = entries.split_first() else {
         return Ok(());
     };
@@ -84,37 +90,48 @@ fn read_initial(initial: &Node) -> Result<Start, Fail> {
     let preset = initial
         .get("preset")
         .and_then(Node::as_str)
-        .ok_or_else(|| json_err(initial, "initial.preset must be a string"))?;
+        .ok_or_else(|| json_err(initial, "initial has no 'preset' string"))?;
     if preset != "OTHER" {
         let h = crate::Handicap::from_jkf_preset(preset)
             .ok_or_else(|| (initial.line, ErrorKind::UnknownHandicap(preset.to_string())))?;
         return Ok(Start::Handicap(h));
     }
-    let data = initial.get("data").ok_or_else(|| json_err(initial, "preset OTHER needs data"))?;
+    let data =
+        initial.get("data").ok_or_else(|| json_err(initial, "preset OTHER without 'data'"))?;
     let bad = |what: &str| json_err(data, what);
-    let color =
-        data.get("color").and_then(Node::as_u64).ok_or_else(|| bad("data.color is 0 or 1"))?;
-    let board = data.get("board").and_then(Node::as_array).ok_or_else(|| bad("data.board"))?;
+    let color = data
+        .get("color")
+        .and_then(Node::as_u64)
+        .ok_or_else(|| bad("data.color is neither 0 nor 1"))?;
+    let board = data
+        .get("board")
+        .and_then(Node::as_array)
+        .ok_or_else(|| bad("data.board is not an array"))?;
     if board.len() != 9 {
-        return Err(bad("data.board has 9 files"));
+        return Err(bad(&format!("data.board has {} files, not 9", board.len())));
     }
     let mut squares = [Piece::EMPTY; 81];
     for (x, file) in board.iter().enumerate() {
-        let file =
-            file.as_array().filter(|f| f.len() == 9).ok_or_else(|| bad("a file has 9 squares"))?;
+        let file = file
+            .as_array()
+            .filter(|f| f.len() == 9)
+            .ok_or_else(|| bad("a file of data.board has not 9 squares"))?;
         for (y, cell) in file.iter().enumerate() {
             let Some(kind) = cell.get("kind") else { continue };
-            let kind = kind
-                .as_str()
-                .and_then(parse_csa_piece)
-                .ok_or_else(|| json_err(cell, "bad kind"))?;
+            let name = kind.as_str().unwrap_or("");
+            let kind = parse_csa_piece(name).ok_or_else(|| {
+                json_err(cell, &format!("kind '{name}' is not a CSA piece (FU, KY, …, RY)"))
+            })?;
             let color = read_color(cell.get("color").unwrap_or(cell))?;
             squares[Square::new(x as u8, y as u8).index()] = Piece::new(color, kind);
         }
     }
-    let hands = data.get("hands").and_then(Node::as_array).ok_or_else(|| bad("data.hands"))?;
+    let hands = data
+        .get("hands")
+        .and_then(Node::as_array)
+        .ok_or_else(|| bad("data.hands is not an array"))?;
     if hands.len() != 2 {
-        return Err(bad("data.hands has two hands"));
+        return Err(bad(&format!("data.hands has {} hands, not 2", hands.len())));
     }
     let mut sfen = String::new();
     for rank in 0..9u8 {
@@ -141,12 +158,14 @@ fn read_initial(initial: &Node) -> Result<Start, Fail> {
     sfen.push_str(if color == 1 { " w " } else { " b " });
     let mut held = String::new();
     for (c, hand) in hands.iter().enumerate() {
-        let members = hand.as_object().ok_or_else(|| json_err(hand, "a hand is an object"))?;
+        let members = hand.as_object().ok_or_else(|| json_err(hand, "a hand is not an object"))?;
         for (name, count) in members {
             let kind = parse_csa_piece(name)
                 .filter(|k| PieceKind::HAND.contains(k))
                 .ok_or_else(|| json_err(hand, &format!("'{name}' cannot be held")))?;
-            let n = count.as_u64().ok_or_else(|| json_err(count, "a count"))?;
+            let n = count
+                .as_u64()
+                .ok_or_else(|| json_err(count, &format!("the count of {name} is not a number")))?;
             if n > 1 {
                 let _ = write!(held, "{n}");
             }
@@ -165,7 +184,7 @@ fn read_color(node: &Node) -> Result<Color, Fail> {
     match node.as_u64() {
         Some(0) => Ok(Color::Black),
         Some(1) => Ok(Color::White),
-        _ => Err(json_err(node, "a color is 0 or 1")),
+        _ => Err(json_err(node, "a color is neither 0 nor 1")),
     }
 }
 
@@ -173,10 +192,12 @@ fn read_comments(entry: &Node) -> Result<Vec<String>, Fail> {
     let Some(c) = entry.get("comments") else {
         return Ok(Vec::new());
     };
-    let items = c.as_array().ok_or_else(|| json_err(c, "comments must be an array"))?;
+    let items = c.as_array().ok_or_else(|| json_err(c, "'comments' is not an array"))?;
     items
         .iter()
-        .map(|s| s.as_str().map(str::to_string).ok_or_else(|| json_err(s, "a comment is a string")))
+        .map(|s| {
+            s.as_str().map(str::to_string).ok_or_else(|| json_err(s, "a comment is not a string"))
+        })
         .collect()
 }
 
@@ -184,11 +205,11 @@ fn read_time(entry: &Node) -> Result<Option<Duration>, Fail> {
     let Some(t) = entry.get("time") else {
         return Ok(None);
     };
-    let now = t.get("now").ok_or_else(|| json_err(t, "time.now"))?;
+    let now = t.get("now").ok_or_else(|| json_err(t, "'time' has no 'now'"))?;
     let part = |k: &str| now.get(k).map_or(Some(0), Node::as_u64);
     match (part("h"), part("m"), part("s")) {
         (Some(h), Some(m), Some(s)) => Ok(Some(Duration::from_secs(h * 3600 + m * 60 + s))),
-        _ => Err(json_err(now, "time.now has h, m, s as numbers")),
+        _ => Err(json_err(now, "time.now's h, m and s are not all numbers")),
     }
 }
 
@@ -197,7 +218,7 @@ fn read_place(node: &Node) -> Result<Square, Fail> {
     let y = node.get("y").and_then(Node::as_u64);
     match (x, y) {
         (Some(x @ 1..=9), Some(y @ 1..=9)) => Ok(Square::new(x as u8 - 1, y as u8 - 1)),
-        _ => Err(json_err(node, "a place has x and y from 1 to 9")),
+        _ => Err(json_err(node, "a place's x and y are not both from 1 to 9")),
     }
 }
 
@@ -217,7 +238,7 @@ fn read_line(
     let mut prev = prev;
     for entry in entries {
         if entry.as_object().is_none() {
-            return Err(json_err(entry, "a move entry is an object"));
+            return Err(json_err(entry, "a move entry is not an object"));
         }
         if line.ending.is_some() {
             return Err((entry.line, ErrorKind::AfterEnd("an entry after a special".into())));
@@ -227,15 +248,18 @@ fn read_line(
         let mut variations = Vec::new();
         let result = read_forks(entry, &pos, prev, &mut variations);
         if let Some(special) = entry.get("special") {
-            let name = special.as_str().ok_or_else(|| json_err(special, "special is a string"))?;
+            let name =
+                special.as_str().ok_or_else(|| json_err(special, "'special' is not a string"))?;
             let reason = parse_special(name)
                 .ok_or_else(|| (special.line, ErrorKind::Syntax(name.to_string())))?;
             *line.ending = Some(Ending { reason, time, comments, variations });
             result?;
             continue;
         }
-        let mv =
-            entry.get("move").ok_or_else(|| json_err(entry, "an entry has move or special"))?;
+        let mv = entry.get("move").ok_or_else(|| {
+            let n = pos.game_ply();
+            json_err(entry, &format!("move {n}: the entry has neither 'move' nor 'special'"))
+        })?;
         let m = read_move(mv, &pos, prev)?;
         pos.do_move(m);
         prev = Some(m);
@@ -256,9 +280,9 @@ fn read_forks(
     let Some(forks) = entry.get("forks") else {
         return Ok(());
     };
-    let forks = forks.as_array().ok_or_else(|| json_err(forks, "forks must be an array"))?;
+    let forks = forks.as_array().ok_or_else(|| json_err(forks, "'forks' is not an array"))?;
     for fork in forks {
-        let entries = fork.as_array().ok_or_else(|| json_err(fork, "a fork is an array"))?;
+        let entries = fork.as_array().ok_or_else(|| json_err(fork, "a fork is not an array"))?;
         let mut v = Variation::default();
         let result = read_line(
             entries,
@@ -287,15 +311,19 @@ fn read_move(mv: &Node, pos: &Position, prev: Option<Move>) -> Result<Move, Fail
             return Err((mv.line, ErrorKind::WrongSide(text)));
         }
     }
-    let piece = mv.get("piece").ok_or_else(|| json_err(mv, "a move has a piece"))?;
-    let kind =
-        piece.as_str().and_then(parse_csa_piece).ok_or_else(|| json_err(piece, "bad piece"))?;
+    let n = pos.game_ply();
+    let piece =
+        mv.get("piece").ok_or_else(|| json_err(mv, &format!("move {n} has no 'piece' field")))?;
+    let name = piece.as_str().unwrap_or("");
+    let kind = parse_csa_piece(name).ok_or_else(|| {
+        json_err(piece, &format!("move {n}: piece '{name}' is not a CSA piece (FU, KY, …, RY)"))
+    })?;
     let to = match mv.get("to") {
         Some(to) => read_place(to)?,
         None if mv.get("same").and_then(Node::as_bool) == Some(true) => prev
             .map(|p| p.to())
             .ok_or_else(|| (mv.line, ErrorKind::NoPreviousMove(text.clone())))?,
-        None => return Err(json_err(mv, "a move has a 'to'")),
+        None => return Err(json_err(mv, &format!("move {n} has neither 'to' nor 'same'"))),
     };
     let promote = mv.get("promote").and_then(Node::as_bool);
     let m = match mv.get("from") {
@@ -315,7 +343,7 @@ fn read_move(mv: &Node, pos: &Position, prev: Option<Move>) -> Result<Move, Fail
                 Some(r) => r
                     .as_str()
                     .and_then(Relative::from_jkf)
-                    .ok_or_else(|| json_err(r, "bad relative"))?,
+                    .ok_or_else(|| json_err(r, &format!("move {n}: unknown 'relative'")))?,
                 None => Relative::default(),
             };
             select(pos, kind, to, rel, promote).map_err(|many| {
@@ -328,10 +356,18 @@ fn read_move(mv: &Node, pos: &Position, prev: Option<Move>) -> Result<Move, Fail
             })?
         }
     };
+    // The piece on the origin is checked above; a wrong capture is its own fault.
     if let Some(cap) = mv.get("capture") {
-        let named = cap.as_str().and_then(parse_csa_piece);
-        if named != m.captured() {
-            return Err((mv.line, ErrorKind::WrongPiece(text)));
+        let named = cap
+            .as_str()
+            .ok_or_else(|| json_err(cap, &format!("move {n}: 'capture' is not a string")))?;
+        if parse_csa_piece(named) != m.captured() {
+            let kind = ErrorKind::WrongCapture {
+                text,
+                named: named.to_string(),
+                found: m.captured().map(|k| csa_piece_name(k).to_string()),
+            };
+            return Err((mv.line, kind));
         }
     }
     Ok(m)
@@ -544,4 +580,56 @@ pub fn write_jkf(record: &Record) -> String {
     }
     out.push_str("\n  ]\n}\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn jkf(moves: &[&str]) -> String {
+        format!("{{\"header\":{{}},\"moves\":[{{}},\n{}]}}", moves.join(",\n"))
+    }
+
+    const P76: &str = r#"{"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}}"#;
+    const P34: &str = r#"{"move":{"from":{"x":3,"y":3},"to":{"x":3,"y":4},"piece":"FU"}}"#;
+
+    #[test]
+    fn a_wrong_capture_says_what_the_destination_holds() {
+        let bx22 =
+            r#"{"move":{"from":{"x":8,"y":8},"to":{"x":2,"y":2},"piece":"KA","capture":"KI"}}"#;
+        let e = read_jkf(&jkf(&[P76, P34, bx22])).unwrap_err();
+        let kind = ErrorKind::WrongCapture {
+            text: "8822KA".into(),
+            named: "KI".into(),
+            found: Some("KA".into()),
+        };
+        assert_eq!((e.error.line, e.error.kind.clone()), (4, kind));
+        assert_eq!(
+            e.error.to_string(),
+            "line 4: '8822KA': capture says KI but the destination holds KA"
+        );
+        assert_eq!(e.record.moves.len(), 2);
+        let quiet =
+            r#"{"move":{"from":{"x":2,"y":7},"to":{"x":2,"y":6},"piece":"FU","capture":"FU"}}"#;
+        let e = read_jkf(&jkf(&[quiet])).unwrap_err();
+        assert!(e.error.to_string().ends_with("capture says FU but the destination is empty"));
+    }
+
+    #[test]
+    fn a_move_without_its_piece_says_so() {
+        let no_piece = r#"{"move":{"from":{"x":3,"y":3},"to":{"x":3,"y":4}}}"#;
+        let e = read_jkf(&jkf(&[P76, no_piece])).unwrap_err();
+        assert_eq!(e.error.line, 3);
+        assert_eq!(e.error.kind, ErrorKind::Json("move 2 has no 'piece' field".into()));
+        let bad_piece = r#"{"move":{"from":{"x":3,"y":3},"to":{"x":3,"y":4},"piece":"XX"}}"#;
+        let e = read_jkf(&jkf(&[P76, bad_piece])).unwrap_err();
+        assert!(e.error.to_string().contains("move 2: piece 'XX' is not a CSA piece"), "{e}");
+    }
+
+    #[test]
+    fn a_blank_text_is_empty() {
+        assert_eq!(read_jkf(" \n").unwrap_err().error.kind, ErrorKind::Empty);
+        assert!(read_jkf(&jkf(&[])).is_err(), "a trailing comma is bad JSON");
+        assert!(read_jkf("{\"header\":{},\"moves\":[{}]}").is_ok());
+    }
 }

@@ -15,7 +15,7 @@
 //! alternative to a variation's first move is an alternative to the move that
 //! variation replaces: readers make it a sibling.
 
-use crate::error::{partial, ErrorKind, ReadResult};
+use crate::error::{empty, is_blank, partial, ErrorKind, ReadResult};
 use crate::japanese::{
     kanji_number, kind_char, kind_name, mark_color, parse_japanese, parse_kanji_number, parse_kind,
     parse_square, side_mark, square_name, RANK_CHARS,
@@ -39,7 +39,8 @@ enum Dialect {
 /// 1 or the number after a diagram's `手数＝N`).
 ///
 /// # Errors
-/// The first bad line, with the record read up to it.
+/// The first bad line, with the record read up to it; `Empty` for a blank text
+/// (headers alone, or a 手合割, read as a record with no moves).
 pub fn read_kif(text: &str) -> ReadResult {
     read(text, Dialect::Kif)
 }
@@ -48,7 +49,7 @@ pub fn read_kif(text: &str) -> ReadResult {
 /// name exactly one legal move each.
 ///
 /// # Errors
-/// The first bad line, with the record read up to it.
+/// The first bad line, with the record read up to it; `Empty` for a blank text.
 pub fn read_ki2(text: &str) -> ReadResult {
     read(text, Dialect::Ki2)
 }
@@ -77,6 +78,9 @@ struct Reader {
 }
 
 fn read(text: &str, dialect: Dialect) -> ReadResult {
+    if is_blank(text) {
+        return Err(empty());
+    }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut r = Reader {
         dialect,
@@ -364,7 +368,12 @@ impl Reader {
             return Ok(()); // the ending line said it already
         }
         let digits = rest.chars().take_while(char::is_ascii_digit).count();
-        let phrase = rest[digits..].strip_prefix("手で").unwrap_or("");
+        let after = rest[digits..].trim_start();
+        // `まで9手` (or `まで9手で`) ends the moves without saying how the game ended.
+        if digits > 0 && matches!(after, "手" | "手で") {
+            return Ok(());
+        }
+        let phrase = after.strip_prefix("手で").unwrap_or("");
         let phrase = phrase.trim_start_matches(['、', ',']);
         let reason =
             summary_reason(phrase, stm).ok_or_else(|| ErrorKind::Syntax(line.to_string()))?;
@@ -944,5 +953,39 @@ impl LineWriter<'_> {
                 self.variations(pos, *prev, &v.moves, v.ending.as_ref(), n, *totals);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_without_a_result_ends_the_moves() {
+        for end in ["まで2手", "まで2手で", "まで2手  "] {
+            let r = read_ki2(&format!("手合割：平手\n▲７六歩 △３四歩\n{end}\n")).expect(end);
+            assert_eq!(r.moves.len(), 2, "{end}");
+            assert_eq!(r.ending, None, "{end}: no result is said");
+        }
+        let kif = "手数----指手---------消費時間--\n   1 ７六歩(77)\nまで1手\n";
+        assert_eq!(read_kif(kif).unwrap().moves.len(), 1);
+        let r = read_ki2("▲７六歩\nまで1手で中断\n").unwrap();
+        assert_eq!(r.ending.map(|e| e.reason), Some(EndReason::Abort));
+        let e = read_ki2("▲７六歩\nまで1手で何か\n").unwrap_err();
+        assert_eq!(e.error.kind, ErrorKind::Syntax("まで1手で何か".into()));
+    }
+
+    #[test]
+    fn a_blank_text_is_empty_but_a_start_alone_is_a_record() {
+        for text in ["", " \n\n", "\u{feff}\r\n", "　\n"] {
+            assert_eq!(read_kif(text).unwrap_err().error.kind, ErrorKind::Empty, "{text:?}");
+            assert_eq!(read_ki2(text).unwrap_err().error.kind, ErrorKind::Empty, "{text:?}");
+        }
+        assert_eq!(read_kif("").unwrap_err().to_string(), ErrorKind::Empty.to_string());
+        let r = read_kif("手合割：角落ち\n").unwrap();
+        assert_eq!((r.start.handicap(), r.moves.len()), (Some(crate::Handicap::Bishop), 0));
+        let r = read_ki2("先手：A\n").unwrap();
+        assert_eq!(r.header(&HeaderKey::BlackName), Some("A"));
+        assert!(read_kif("手数----指手---------消費時間--\n").is_ok());
     }
 }

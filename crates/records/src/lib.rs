@@ -67,7 +67,9 @@ mod record;
 mod tree;
 pub mod usi;
 
-pub use csa::{csa_move_to_move, move_to_csa, read_csa, read_csa_all, write_csa, CsaVersion};
+pub use csa::{
+    csa_move_to_move, csa_record_count, move_to_csa, read_csa, read_csa_all, write_csa, CsaVersion,
+};
 pub use encoding::{decode, encode, TextEncoding};
 pub use error::{ErrorKind, PartialRecord, ReadError, ReadResult};
 pub use japanese::{japanese, japanese_line, parse_japanese, Motion, Relative, Side};
@@ -243,7 +245,10 @@ impl std::fmt::Display for FileError {
             FileError::Io(e) => write!(f, "{e}"),
             FileError::UnknownFormat => write!(f, "cannot tell the record's format"),
             FileError::Read(e) => write!(f, "{e}"),
-            FileError::Unencodable(c) => write!(f, "'{c}' cannot be written in Shift_JIS"),
+            FileError::Unencodable(c) => write!(
+                f,
+                "'{c}' cannot be written in Shift_JIS (.kifu and .ki2u hold any text, in UTF-8)"
+            ),
         }
     }
 }
@@ -261,8 +266,12 @@ pub fn read_file(path: &Path) -> Result<(Format, Record), FileError> {
         FileError::Read(Box::new(PartialRecord { record: Record::default(), error }))
     })?;
     let by_ext = path.extension().and_then(|e| e.to_str()).and_then(Format::from_extension);
-    let format =
-        by_ext.map(|(f, _)| f).or_else(|| Format::detect(&text)).ok_or(FileError::UnknownFormat)?;
+    // A blank file has no format to tell, but every reader calls it empty.
+    let format = by_ext
+        .map(|(f, _)| f)
+        .or_else(|| Format::detect(&text))
+        .or(error::is_blank(&text).then_some(Format::Usi))
+        .ok_or(FileError::UnknownFormat)?;
     read(&text, format).map(|r| (format, r)).map_err(FileError::Read)
 }
 

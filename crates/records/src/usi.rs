@@ -3,7 +3,7 @@
 //! One line holds the whole record: the start and the moves. Kept: the start (its
 //! move number too) and the main line. Lost: everything else.
 
-use crate::error::{partial, ErrorKind, ReadResult};
+use crate::error::{empty, partial, ErrorKind, ReadResult};
 use crate::record::{Record, RecordMove, Start};
 
 /// Reads a USI move list: the first line that is not empty nor a `#` comment, of
@@ -15,13 +15,14 @@ use crate::record::{Record, RecordMove, Start};
 /// `Empty` for a text with no such line, `Syntax` for a malformed one or a second
 /// non-empty line, `Position` for a bad SFEN, `IllegalMove` for a bad move.
 pub fn read_usi(text: &str) -> ReadResult {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim()))
         .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
     let Some((line_no, line)) = lines.next() else {
-        return Err(partial(Record::default(), 1, ErrorKind::Empty));
+        return Err(empty());
     };
     let mut record = Record::default();
     let mut tokens = line.split_ascii_whitespace().peekable();
@@ -68,8 +69,9 @@ pub fn read_usi(text: &str) -> ReadResult {
             }
         }
     }
-    if lines.next().is_some() {
-        return Err(syntax(record));
+    // A second line is the error, named by its own number.
+    if let Some((n, extra)) = lines.next() {
+        return Err(partial(record, n, ErrorKind::Syntax(extra.to_string())));
     }
     Ok(record)
 }
@@ -100,4 +102,27 @@ pub fn write_usi(record: &Record) -> String {
 /// `7g7f 3c3d …`.
 pub fn usi_moves(record: &Record) -> Vec<String> {
     record.moves.iter().map(|m| m.mv.to_usi()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_line_is_reported_on_its_own_line() {
+        let e = read_usi("# a comment\nposition startpos moves 7g7f\n3c3d\n").unwrap_err();
+        assert_eq!((e.error.line, e.error.kind.clone()), (3, ErrorKind::Syntax("3c3d".into())));
+        assert_eq!(e.record.moves.len(), 1, "the first line is read");
+        let e = read_usi("position startpos\n\n  position sfen x  \n").unwrap_err();
+        assert_eq!(e.error.line, 3);
+        assert_eq!(e.to_string(), "line 3: cannot read 'position sfen x' (0 moves read before it)");
+    }
+
+    #[test]
+    fn a_blank_text_is_empty() {
+        for text in ["", "\n \n", "\u{feff}\n"] {
+            assert_eq!(read_usi(text).unwrap_err().error.kind, ErrorKind::Empty, "{text:?}");
+        }
+        assert_eq!(read_usi("position startpos\n").unwrap(), Record::default());
+    }
 }

@@ -40,8 +40,8 @@ fn syntax() {
     assert_eq!(usi(&p), ["7g7f"]);
 
     let p = fail(read_usi("position startpos moves 7g7f\nsomething else\n"));
-    assert_eq!(p.error.line, 1);
-    assert!(matches!(p.error.kind, ErrorKind::Syntax(_)));
+    assert_eq!(p.error.line, 2, "the second line is the bad one");
+    assert_eq!(p.error.kind, ErrorKind::Syntax("something else".into()));
     assert_eq!(usi(&p), ["7g7f"], "the moves of the line are kept");
 
     let p = fail(read_ki2("先手：A\n▲７六歩 △３四歩\n▲２六歩 ▲▲\n"));
