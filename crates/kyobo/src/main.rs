@@ -4,6 +4,7 @@ mod analyse_cmd;
 mod bench_cmd;
 mod book_cmd;
 mod convert_cmd;
+mod cpu;
 mod csa;
 mod dobutsu_cmd;
 mod mate_cmd;
@@ -15,8 +16,18 @@ mod usi;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// `kyobo --version`: the version, the commit and the CPU features built for.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("KYOBO_COMMIT"),
+    "; built for ",
+    env!("KYOBO_FEATURES"),
+    ")"
+);
+
 #[derive(Parser)]
-#[command(name = "kyobo", version, about = "Kyobo (共謀): a shogi engine and library")]
+#[command(name = "kyobo", version = VERSION, about = "Kyobo (共謀): a shogi engine and library")]
 struct Cli {
     /// Without a subcommand, `kyobo` speaks USI (GUIs launch the bare binary).
     #[command(subcommand)]
@@ -72,6 +83,10 @@ pub fn parse_algorithm_option(text: &str) -> Result<(&str, i64), String> {
 }
 
 fn main() -> ExitCode {
+    if let Some(why) = cpu::unsupported() {
+        eprintln!("error: {why}");
+        return ExitCode::FAILURE;
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         None | Some(Command::Usi) => usi::run(),

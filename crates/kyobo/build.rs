@@ -1,0 +1,32 @@
+//! Records what `kyobo --version` says beyond the version: the commit built
+//! (where the source is a git checkout) and the CPU features the build may use.
+
+use std::process::Command;
+
+fn main() {
+    let commit = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|c| !c.is_empty())
+        .unwrap_or_else(|| "unknown".to_string());
+    println!("cargo:rustc-env=KYOBO_COMMIT={commit}");
+    // The features of the target the code is compiled for (`-C target-cpu=…`),
+    // the ones the engine's speed depends on.
+    let all = std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
+    let wanted = ["popcnt", "sse4.2", "bmi1", "bmi2", "avx2"];
+    let have: Vec<&str> =
+        wanted.iter().copied().filter(|f| all.split(',').any(|g| g == *f)).collect();
+    let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    let features = if have.is_empty() {
+        format!("{arch}, portable")
+    } else {
+        format!("{arch}: {}", have.join(" "))
+    };
+    println!("cargo:rustc-env=KYOBO_FEATURES={features}");
+    println!("cargo:rerun-if-changed=../../.git/HEAD");
+    println!("cargo:rerun-if-changed=../../.git/refs/heads");
+    println!("cargo:rerun-if-env-changed=RUSTFLAGS");
+}
