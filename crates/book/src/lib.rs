@@ -16,7 +16,7 @@
 //! - [`entry`]: one entry's lines, read ([`parse_move_line`]) and written.
 //! - [`key`]: the lookup key of a position and the flipped position (a book of
 //!   Black's moves answers White).
-//! - [`file`]: [`Book`], a book file searched on disk (a sorted file of millions
+//! - [`file`](mod@file): [`Book`], a book file searched on disk (a sorted file of millions
 //!   of positions opens at once) or read into memory (any order).
 //! - [`choose`]: which book move to play ([`Policy`], the `Book…` options).
 //! - [`build`]: a book from game records ([`Builder`]).

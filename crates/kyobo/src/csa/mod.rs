@@ -48,7 +48,7 @@ pub struct CsaArgs {
     /// Password (or the KYOBO_CSA_PASSWORD environment variable); never logged
     #[arg(long)]
     password: Option<String>,
-    /// Game name, e.g. floodgate-300-10F (sent as <game>,<password>)
+    /// Game name, e.g. floodgate-300-10F (sent as `<game>,<password>`)
     #[arg(long = "game", value_name = "GAME_NAME")]
     game_name: Option<String>,
     /// Games to play in a row [default: 1]
