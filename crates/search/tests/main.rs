@@ -2,5 +2,6 @@
 
 mod abc;
 mod common;
+mod pvs;
 mod textbook;
 mod tictactoe;

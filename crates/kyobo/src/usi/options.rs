@@ -313,10 +313,12 @@ mod tests {
     #[test]
     fn the_documented_tables_are_the_declarations() {
         use crate::usi::declare::doc_table;
+        use search::pvs::params::PvsParams;
         let tables = [
             ("usi.md", "engine", doc_table(Options::DECLARED)),
             ("book.md", "book", doc_table(BookOptions::DECLARED)),
             ("abc.md", "abc", search::options::markdown_table(search::abc::AbcOptions::OPTIONS)),
+            ("tuning.md", "pvs", search::options::markdown_table(PvsParams::OPTIONS)),
         ];
         for (page, name, declared) in tables {
             assert_eq!(

@@ -8,6 +8,7 @@
 //! - `node`: the node search, step by step.
 
 mod node;
+pub mod params;
 mod root;
 mod worker;
 
@@ -16,26 +17,36 @@ use crate::searcher::{
     remake_tables, tables_or_smallest, Algorithm, AllocError, Searcher, ThreadContext,
 };
 use crate::tt::TranspositionTable;
+use params::PvsParams;
 use worker::Worker;
 
-/// PVS and its transposition table.
+/// PVS, its transposition table and its parameters.
 pub struct Pvs {
     tt: Option<TranspositionTable>,
     hash_mb: usize,
+    pub params: PvsParams,
 }
 
 impl Pvs {
-    /// PVS as the engine's registry knows it: its name, and no options of its own.
-    pub const ALGORITHM: Algorithm = Algorithm { name: "PVS", options: &[] };
+    /// PVS as the engine's registry knows it: its name, and its parameters as
+    /// options only in a tuning build (`--features tune`).
+    pub const ALGORITHM: Algorithm = Algorithm {
+        name: "PVS",
+        options: if cfg!(feature = "tune") { PvsParams::OPTIONS } else { &[] },
+    };
 
     /// PVS whose table (`hash_mb` MiB) is made by the first `set_hash_mb` or search.
     pub fn without_tables(hash_mb: usize) -> Pvs {
-        Pvs { tt: None, hash_mb }
+        Pvs { tt: None, hash_mb, params: PvsParams::default() }
     }
 
     /// PVS with its table made now, or an error when the memory cannot be had.
     pub fn try_new(hash_mb: usize) -> Result<Pvs, AllocError> {
-        Ok(Pvs { tt: Some(TranspositionTable::try_new(hash_mb)?), hash_mb })
+        Ok(Pvs {
+            tt: Some(TranspositionTable::try_new(hash_mb)?),
+            hash_mb,
+            params: PvsParams::default(),
+        })
     }
 }
 
@@ -91,7 +102,11 @@ impl<G: Game> Searcher<G> for Pvs {
 
     fn thread<'s>(&'s self, root: G, ctx: ThreadContext<'s>) -> Worker<'s, G> {
         let tt = self.tt.as_ref().expect("prepare() makes the table before the threads");
-        Worker::new(root, tt, ctx)
+        Worker::new(root, tt, ctx, self.params)
+    }
+
+    fn set_option(&mut self, name: &str, value: i64) -> Result<(), String> {
+        self.params.set(name, value)
     }
 
     /// The table's move in the position after `best`.

@@ -11,9 +11,6 @@ use crate::qsearch::REPETITION_PLIES;
 use crate::tt::{Bound, TtEntry};
 use crate::value::*;
 
-/// The futility margin, per ply of depth, in hundredths of the unit.
-const FUTILITY_MARGIN: Value = 120;
-
 /// What the singular-extension test concluded about the hash move.
 enum Singular {
     /// Every other move falls short: search the hash move a ply deeper.
@@ -137,7 +134,8 @@ impl<G: Game> Worker<'_, G> {
             // Step 8. Reverse futility: far above beta with little depth left.
             if depth < 7
                 && static_eval.abs() < MATE_IN_MAX_PLY
-                && static_eval - units::<G>(FUTILITY_MARGIN) * (depth - i32::from(improving))
+                && static_eval
+                    - units::<G>(self.params.futility_margin) * (depth - i32::from(improving))
                     >= beta
             {
                 return static_eval;
@@ -269,7 +267,9 @@ impl<G: Game> Worker<'_, G> {
         {
             return None;
         }
-        let r = 3 + depth / 4 + ((node.static_eval - beta) / units::<G>(200)).min(3);
+        let p = &self.params;
+        let above = (node.static_eval - beta) / units::<G>(p.null_eval_div);
+        let r = p.null_base + depth / p.null_depth_div + above.min(p.null_eval_max);
         self.game.make_null_move();
         self.stack[ply + 1].after_null = true;
         self.stack[ply + 1].moved = super::worker::NO_MOVE;
@@ -291,21 +291,25 @@ impl<G: Game> Worker<'_, G> {
             // Late quiet moves, and quiet moves far below alpha (checks are kept:
             // they may mate). Both hold for every later quiet move too: the
             // move count and alpha only grow.
-            let lmp_limit = (3 + depth * depth) as usize / (2 - usize::from(node.improving));
+            let p = &self.params;
+            let lmp_limit =
+                (p.lmp_base + depth * depth) as usize / (2 - usize::from(node.improving));
             if depth <= 6 && tried.count > lmp_limit {
                 return Prune::AllQuiets;
             }
-            let futility = units::<G>(150) + units::<G>(FUTILITY_MARGIN) * depth;
+            let futility = units::<G>(p.futility_base) + units::<G>(p.futility_margin) * depth;
             if depth <= 6 && node.static_eval + futility <= alpha && !PV {
                 return Prune::AllQuiets;
             }
             // Quiet moves that lose material in the exchange on their square.
-            if depth <= 4 && !self.game.see_ge(m, units::<G>(-25 * depth * depth)) {
+            if depth <= 4 && !self.game.see_ge(m, units::<G>(-p.see_quiet * depth * depth)) {
                 return Prune::This;
             }
         } else if depth <= 6 {
             // Captures and checks that lose too much material.
-            let threshold = units::<G>(-90 * depth - 30 * i32::from(gives_check) * depth * depth);
+            let p = &self.params;
+            let check = p.see_check * i32::from(gives_check) * depth * depth;
+            let threshold = units::<G>(-p.see_tactical * depth - check);
             if !self.game.see_ge(m, threshold) {
                 return Prune::This;
             }
@@ -321,7 +325,7 @@ impl<G: Game> Worker<'_, G> {
         let ply_v = ply as i32;
         let tt_value = from_tt(e.value, ply_v);
         if ply == 0
-            || depth < 8
+            || depth < self.params.singular_depth
             || e.depth < depth - 3
             || e.bound == Bound::Upper
             || tt_value.abs() >= MATE_IN_MAX_PLY
@@ -329,7 +333,7 @@ impl<G: Game> Worker<'_, G> {
         {
             return Singular::Neither;
         }
-        let singular_beta = tt_value - 2 * depth;
+        let singular_beta = tt_value - self.params.singular_margin * depth;
         self.excluded[ply] = m;
         let v = self.search::<false>(
             singular_beta - 1,
@@ -386,7 +390,8 @@ impl<G: Game> Worker<'_, G> {
                 r -= 1;
             }
             if !tactical {
-                r -= self.stats(node.rows).score(history_index, continuation_index) / 8000;
+                let history = self.stats(node.rows).score(history_index, continuation_index);
+                r -= history / self.params.history_div;
             }
             let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
             v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);

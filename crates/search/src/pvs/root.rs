@@ -18,7 +18,8 @@ impl<G: Game> Worker<'_, G> {
     ) {
         let pv_idx = roots.pv_idx;
         let prev = roots.moves[pv_idx].previous_score;
-        let mut delta = units::<G>(30) + prev.abs() / 16;
+        let mut delta =
+            units::<G>(self.params.aspiration_delta) + prev.abs() / self.params.aspiration_div;
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_IN_MAX_PLY {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {

@@ -1,6 +1,7 @@
 //! One PVS thread: its position, its move-ordering memory, its lines and move
 //! storage per ply, and its link to the engine layer.
 
+use super::params::PvsParams;
 use crate::game::Game;
 use crate::history::{ContinuationHistory, ContinuationRow, History, Killers, QuietStats};
 use crate::plies::PlyStack;
@@ -55,23 +56,19 @@ pub struct Worker<'s, G: Game> {
     /// The iteration's depth: extensions stop at twice this ply.
     pub(super) root_depth: i32,
     reductions: Vec<[u8; 64]>,
+    /// The parameters of this search (`Tune_…`).
+    pub(super) params: PvsParams,
     pub(super) counters: PvsCounters,
 }
 
 impl<'s, G: Game> Worker<'s, G> {
-    pub(crate) fn new(game: G, tt: &'s TranspositionTable, ctx: ThreadContext<'s>) -> Self {
+    pub(crate) fn new(
+        game: G,
+        tt: &'s TranspositionTable,
+        ctx: ThreadContext<'s>,
+        params: PvsParams,
+    ) -> Self {
         let plies = MAX_PLY as usize + 8;
-        let reductions = (0..64)
-            .map(|d| {
-                let mut row = [0u8; 64];
-                for (n, r) in row.iter_mut().enumerate() {
-                    if d > 0 && n > 0 {
-                        *r = (0.5 + (d as f64).ln() * (n as f64).ln() / 2.2) as u8;
-                    }
-                }
-                row
-            })
-            .collect();
         Worker {
             game,
             tt,
@@ -84,7 +81,8 @@ impl<'s, G: Game> Worker<'s, G> {
             excluded: vec![G::Move::default(); plies],
             stack: vec![Frame::default(); plies],
             root_depth: 1,
-            reductions,
+            reductions: params.reductions(),
+            params,
             counters: PvsCounters::default(),
         }
     }

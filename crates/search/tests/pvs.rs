@@ -1,0 +1,47 @@
+//! PVS's numeric parameters reach its search: a set parameter changes what is
+//! searched, and a value outside its range is refused with the state intact.
+
+use crate::common::{random_tree, Lcg};
+use search::engine::Signals;
+use search::pvs::Pvs;
+use search::tree::TreeGame;
+use search::{Engine, Limits};
+
+/// A random tree of 7 plies, up to 6 moves a node.
+fn tree() -> TreeGame {
+    let text = random_tree(&mut Lcg(62), 7, 6, &mut 0);
+    TreeGame::parse(&text).expect("a well-formed tree")
+}
+
+/// PVS's nodes on `tree` to its leaves, with the options `(name, value)` set.
+fn pvs_nodes(tree: &TreeGame, options: &[(&str, i64)]) -> u64 {
+    let mut pvs = Pvs::without_tables(1);
+    for &(name, value) in options {
+        pvs.params.set(name, value).expect("a parameter in its range");
+    }
+    let mut engine = Engine::with_searcher(pvs, 1);
+    engine.search(tree, &Limits::depth(7), &Signals::new(), &mut |_| {}).nodes
+}
+
+#[test]
+fn a_set_parameter_changes_the_search() {
+    let tree = tree();
+    let defaults = pvs_nodes(&tree, &[]);
+    assert_eq!(pvs_nodes(&tree, &[]), defaults, "the same search twice");
+    // Late-move pruning and reductions turned nearly off search more.
+    let wider =
+        pvs_nodes(&tree, &[("Tune_LmpBase", 20), ("Tune_LmrDiv", 1000), ("Tune_LmrBase", 0)]);
+    assert!(wider > defaults, "{wider} nodes with less pruning, {defaults} with the defaults");
+}
+
+#[test]
+fn values_outside_the_range_and_unknown_names_are_refused() {
+    let mut pvs = Pvs::without_tables(1);
+    let before = pvs.params;
+    assert!(pvs.params.set("Tune_LmrDiv", 49).is_err());
+    assert!(pvs.params.set("Tune_LmrDiv", 1001).is_err());
+    assert!(pvs.params.set("Tune_NoSuchThing", 100).is_err());
+    assert_eq!(pvs.params, before, "a refused value changes nothing");
+    pvs.params.set("Tune_LmrDiv", 300).expect("in range");
+    assert_ne!(pvs.params, before);
+}
