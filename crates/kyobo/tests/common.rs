@@ -8,6 +8,16 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+/// Runs `kyobo ARGS` to its end: its success, standard output and standard error.
+pub fn kyobo(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kyobo")).args(args).output().expect("kyobo runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 pub struct Gui {
     child: Child,
     stdin: Option<ChildStdin>,

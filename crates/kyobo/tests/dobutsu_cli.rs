@@ -2,25 +2,16 @@
 //! root (two lions and two chicks) that solves in a moment. The full game's
 //! figures are checked by the `dobutsu` crate's oracle tests.
 
+use crate::common;
 use dobutsu::solve::Database;
 use dobutsu::Position;
-use std::process::Command;
 use testdata::ScratchDir;
 
 const SMALL: &str = "1l1/1c1/1C1/1L1 b - 1";
 
-/// Runs `kyobo dobutsu ARGS`; its success and standard output.
+/// Runs `kyobo dobutsu ARGS`: success, standard output, standard error.
 fn dobutsu(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kyobo"))
-        .arg("dobutsu")
-        .args(args)
-        .output()
-        .expect("kyobo runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::kyobo(&[&["dobutsu"], args].concat())
 }
 
 /// The number after `label` on the line holding it (`1,234` read as 1234).

@@ -2,20 +2,11 @@
 //! root, nonsense trees refused with the offending text quoted, bounds said as
 //! bounds, ABC's leaves counted, and flags that do not apply refused.
 
-use std::process::Command;
+use crate::common;
 
 /// Runs `kyobo tree ARGS`: success, standard output, standard error.
 fn tree(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kyobo"))
-        .arg("tree")
-        .args(args)
-        .output()
-        .expect("kyobo runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::kyobo(&[&["tree"], args].concat())
 }
 
 #[test]

@@ -5,11 +5,10 @@
 
 use crate::common;
 
-use common::{assert_legal, bestmove_of, Gui};
+use common::{assert_legal, bestmove_of, kyobo, Gui};
 use shogi::Position;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 use testdata::ScratchDir;
 
@@ -290,15 +289,6 @@ fn random_opening_plies_vary_the_first_moves() {
     ]);
     assert!(varied.len() >= 2, "{varied:?}");
     assert!(told >= 1, "{varied:?}");
-}
-
-fn kyobo(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kyobo")).args(args).output().expect("kyobo runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// `kyobo book build` counts the moves of USI lists and CSA records (the
