@@ -18,6 +18,25 @@ pub fn kyobo(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// An engine that opened `book` (`BookFile`) with `options` set, ready.
+pub fn engine_with_book(book: &std::path::Path, options: &[(&str, &str)]) -> Gui {
+    let secs = Duration::from_secs(1);
+    let mut gui = Gui::start();
+    gui.send("usi");
+    gui.expect("usiok", 5 * secs);
+    gui.send(&format!("setoption name BookFile value {}", book.display()));
+    for (name, value) in options {
+        gui.send(&format!("setoption name {name} value {value}"));
+    }
+    gui.send("isready");
+    let lines = gui.lines_until("readyok", 10 * secs);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string book ") && l.contains("opened")),
+        "{lines:?}"
+    );
+    gui
+}
+
 pub struct Gui {
     child: Child,
     stdin: Option<ChildStdin>,

@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use common::{assert_legal, bestmove_of, kyobo, Gui};
+use common::{assert_legal, bestmove_of, engine_with_book, kyobo, Gui};
 use shogi::Position;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -41,23 +41,6 @@ sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1
 7g7f 3c3d 40 12 3
 5i6h none -400 12 40
 ";
-
-fn engine_with_book(book: &Path, options: &[(&str, &str)]) -> Gui {
-    let mut gui = Gui::start();
-    gui.send("usi");
-    gui.expect("usiok", 5 * SECS);
-    gui.send(&format!("setoption name BookFile value {}", book.display()));
-    for (name, value) in options {
-        gui.send(&format!("setoption name {name} value {value}"));
-    }
-    gui.send("isready");
-    let lines = gui.lines_until("readyok", 10 * SECS);
-    assert!(
-        lines.iter().any(|l| l.starts_with("info string book ") && l.contains("opened")),
-        "{lines:?}"
-    );
-    gui
-}
 
 /// Book moves are played at once, drawn by count and value among those within
 /// `BookEvalDiff` of the best, each with `info string book: …` and an

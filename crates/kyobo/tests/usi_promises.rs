@@ -383,21 +383,7 @@ fn write_book(dir: &ScratchDir, entries: &[(String, Vec<&str>)]) -> PathBuf {
 /// An engine with `book` and a fixed `RandomSeed` (draws that repeat), then
 /// `options`.
 fn engine_with_book(book: &Path, options: &[(&str, &str)]) -> Gui {
-    let mut gui = Gui::start();
-    gui.send("usi");
-    gui.expect("usiok", 5 * SECS);
-    gui.send(&format!("setoption name BookFile value {}", book.display()));
-    gui.send("setoption name RandomSeed value 20240607");
-    for (name, value) in options {
-        gui.send(&format!("setoption name {name} value {value}"));
-    }
-    gui.send("isready");
-    let lines = gui.lines_until("readyok", 10 * SECS);
-    assert!(
-        lines.iter().any(|l| l.starts_with("info string book ") && l.contains("opened")),
-        "{lines:?}"
-    );
-    gui
+    common::engine_with_book(book, &[&[("RandomSeed", "20240607")], options].concat())
 }
 
 /// A book move: the move, its `info string book: …` line and its `pv` line.
