@@ -8,11 +8,13 @@ crate::spin_options! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct PvsParams {
         /// Futility pruning of quiet moves: static value plus `base + margin ×
-        /// depth` (centipawns) at or below alpha.
+        /// depth` (centipawns) at or below alpha. The margin also serves the
+        /// reverse test at β: static value minus `margin × (depth − improving)` at
+        /// or above it.
         futility_base: i32 = ("Tune_FutilityBase", 150, 0, 1000,
             "futility pruning of quiet moves: the margin's constant (centipawns)");
         futility_margin: i32 = ("Tune_FutilityMargin", 120, 0, 1000,
-            "futility pruning: the margin per ply of depth (centipawns)");
+            "futility pruning, and its reverse at β: the margin per ply of depth (centipawns)");
         /// Late-move pruning: quiet moves after `(base + depth²) / (2 − improving)`.
         lmp_base: i32 = ("Tune_LmpBase", 3, 0, 20,
             "late-move pruning: quiet moves after (base + depth²) / (2 − improving)");
