@@ -262,10 +262,24 @@ impl std::error::Error for FileError {}
 /// I/O errors, an unknown format, or the reader's error.
 pub fn read_file(path: &Path) -> Result<(Format, Record), FileError> {
     let bytes = std::fs::read(path).map_err(FileError::Io)?;
-    let (text, _) = decode(&bytes).map_err(|error| {
+    let name = path.file_name().and_then(|n| n.to_str());
+    read_bytes(&bytes, name)
+}
+
+/// Reads a record from a file's bytes, as [`read_file`] does: `name` (a file
+/// name, when there is one) gives the format by its extension, else the content
+/// does.
+///
+/// # Errors
+/// An unknown format, or the reader's error (undecodable text included).
+pub fn read_bytes(bytes: &[u8], name: Option<&str>) -> Result<(Format, Record), FileError> {
+    let (text, _) = decode(bytes).map_err(|error| {
         FileError::Read(Box::new(PartialRecord { record: Record::default(), error }))
     })?;
-    let by_ext = path.extension().and_then(|e| e.to_str()).and_then(Format::from_extension);
+    let by_ext = name
+        .and_then(|n| Path::new(n).extension())
+        .and_then(|e| e.to_str())
+        .and_then(Format::from_extension);
     // A blank file has no format to tell, but every reader calls it empty.
     let format = by_ext
         .map(|(f, _)| f)
