@@ -105,7 +105,7 @@ pub fn mark(loss: f64) -> Option<&'static str> {
     }
 }
 
-fn score_text(score: Score) -> String {
+pub(crate) fn score_text(score: Score) -> String {
     match score {
         Score::Cp(cp) => format!("{cp:+}"),
         Score::Mate(n) if n > 0 => format!("mate in {n}"),
@@ -114,13 +114,14 @@ fn score_text(score: Score) -> String {
 }
 
 /// What the analysis says about one move.
-struct Judgement {
-    mover: Color,
+pub(crate) struct Judgement {
+    pub mover: Color,
     /// The score of the move played, for the side that played it.
-    played: Score,
+    pub played: Score,
     /// The best move, its score and line, when the move played is not it.
-    better: Option<(Move, Score, Vec<Move>)>,
-    loss: f64,
+    pub better: Option<(Move, Score, Vec<Move>)>,
+    /// The winning chances (0 to 1) the move gives away.
+    pub loss: f64,
 }
 
 fn line_text(pos: &Position, moves: &[Move], japanese: bool) -> String {
@@ -142,7 +143,7 @@ fn comment(j: &Judgement, pos: &Position, japanese: bool) -> String {
 
 /// A move's judgement in words: its score (the mover's) and chances, the points
 /// it loses, and the best move with its line where another was better.
-fn judgement_text(j: &Judgement, pos: &Position, japanese: bool) -> String {
+pub(crate) fn judgement_text(j: &Judgement, pos: &Position, japanese: bool) -> String {
     let mut s = format!("{} ({:.0} %)", score_text(j.played), 100.0 * win_chance(j.played));
     if mark(j.loss).is_some() {
         s += &format!(", loses {:.0} points", 100.0 * j.loss);
@@ -174,6 +175,42 @@ fn best_line(result: &SearchResult<Move>) -> Vec<Move> {
         (None, Some(m)) => vec![m],
         (None, None) => Vec::new(),
     }
+}
+
+/// Judges each of `moves` from `start` (see the module's documentation), calling
+/// `progress` with the number judged so far after each. A search stopped
+/// through `limits` (a node or time limit) judges with what it found.
+pub(crate) fn judge_moves(
+    engine: &mut Engine<ShogiGame>,
+    start: &Position,
+    moves: &[Move],
+    limits: &Limits,
+    progress: &mut dyn FnMut(usize),
+) -> Vec<(Position, Judgement)> {
+    let mut pos = start.clone();
+    let mut judgements = Vec::with_capacity(moves.len());
+    for &m in moves {
+        let best = search_position(engine, &pos, limits, None);
+        let best_score = Score::from_value(best.score);
+        let mover = pos.side_to_move();
+        let judgement = match best.best_move {
+            Some(b) if b != m => {
+                let alone = search_position(engine, &pos, limits, Some(&[m]));
+                let played = Score::from_value(alone.score);
+                // Two searches of one depth can disagree: where the move played,
+                // searched alone, scores at least the best move's score, it is
+                // judged level with it and no better move is named.
+                let loss = (win_chance(best_score) - win_chance(played)).max(0.0);
+                let better = (alone.score < best.score).then(|| (b, best_score, best_line(&best)));
+                Judgement { mover, played, better, loss }
+            }
+            _ => Judgement { mover, played: best_score, better: None, loss: 0.0 },
+        };
+        judgements.push((pos.clone(), judgement));
+        pos.do_move(m);
+        progress(judgements.len());
+    }
+    judgements
 }
 
 /// Analyses the record's main line; writes the annotated record and prints the
@@ -214,29 +251,8 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
     let style = ProgressStyle::with_template("{bar:40} {pos}/{len} moves, {eta} left")
         .map_err(|e| e.to_string())?;
     bar.set_style(style);
-    let mut pos = record.start_position();
-    let mut judgements = Vec::with_capacity(moves.len());
-    for &m in &moves {
-        let best = search_position(&mut engine, &pos, &limits, None);
-        let best_score = Score::from_value(best.score);
-        let mover = pos.side_to_move();
-        let judgement = match best.best_move {
-            Some(b) if b != m => {
-                let alone = search_position(&mut engine, &pos, &limits, Some(&[m]));
-                let played = Score::from_value(alone.score);
-                // Two searches of one depth can disagree: where the move played,
-                // searched alone, scores at least the best move's score, it is
-                // judged level with it and no better move is named.
-                let loss = (win_chance(best_score) - win_chance(played)).max(0.0);
-                let better = (alone.score < best.score).then(|| (b, best_score, best_line(&best)));
-                Judgement { mover, played, better, loss }
-            }
-            _ => Judgement { mover, played: best_score, better: None, loss: 0.0 },
-        };
-        judgements.push((pos.clone(), judgement));
-        pos.do_move(m);
-        bar.inc(1);
-    }
+    let judgements =
+        judge_moves(&mut engine, &record.start_position(), &moves, &limits, &mut |_| bar.inc(1));
     bar.finish_and_clear();
     report(&record, &moves, &judgements, args.japanese);
     if let Some(path) = &args.html {
