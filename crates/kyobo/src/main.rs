@@ -9,6 +9,7 @@ mod csa;
 mod dobutsu_cmd;
 mod mate_cmd;
 mod perft_cmd;
+mod serve;
 mod shape_cmd;
 mod tree_cmd;
 mod usi;
@@ -64,6 +65,9 @@ enum Command {
     /// Dobutsu shogi (どうぶつしょうぎ): solve it (retrograde analysis), every
     /// move's exact value, or a game against the engine in the terminal.
     Dobutsu(dobutsu_cmd::DobutsuArgs),
+    /// A page to play shogi and Dobutsu shogi and review records in the
+    /// browser, on http://127.0.0.1:8088/ (this machine only by default).
+    Serve(serve::ServeArgs),
 }
 
 /// Prints one line on stdout. A reader that has gone away (`kyobo mate ... | head`)
@@ -100,6 +104,7 @@ fn main() -> ExitCode {
         Some(Command::Csa(args)) => csa::run(&args),
         Some(Command::Dobutsu(args)) => dobutsu_cmd::run(&args),
         Some(Command::Book(args)) => book_cmd::run(&args),
+        Some(Command::Serve(args)) => serve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

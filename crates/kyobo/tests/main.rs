@@ -12,6 +12,7 @@ mod dobutsu_cli;
 mod hostile_input;
 mod japanese;
 mod mate_book_cli;
+mod serve;
 mod tree_cli;
 mod usi;
 mod usi_book;
