@@ -3,6 +3,7 @@
 //! stopping the server. (tools/check_serve.py drives the page itself in
 //! headless Chromium.)
 
+use crate::common;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -48,9 +49,14 @@ impl Answer {
 
 impl Server {
     fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    fn start_with(extra: &[&str]) -> Server {
         let dir = ScratchDir::new("serve");
         let mut child = Command::new(env!("CARGO_BIN_EXE_kyobo"))
             .args(["serve", "--port", "0", "--hash", "16"])
+            .args(extra)
             .current_dir(dir.path())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -302,6 +308,58 @@ fn dobutsu_is_played_against_the_search_without_a_database() {
         moves_of(&s.game())[0]
     )));
     assert_eq!(s.post("/api/review/game", "").error(), "only shogi games can be reviewed");
+}
+
+#[test]
+fn dobutsu_with_a_database_is_played_perfectly_from_a_given_position() {
+    // Two lions and two chicks: solved in a moment. Sente wins in 15 with
+    // Lb4-a3 or Lb4-c3 (kyobo dobutsu best says so, from the same file).
+    let small = "1l1/1c1/1C1/1L1 b - 1";
+    let dir = ScratchDir::new("serve-db");
+    let db = dir.join("small.db");
+    let db = db.to_str().expect("a UTF-8 path");
+    let (ok, _, err) =
+        common::kyobo(&["dobutsu", "solve", "--sfen", small, "--threads", "1", "--out", db]);
+    assert!(ok, "{err}");
+    let (ok, best, err) = common::kyobo(&["dobutsu", "best", "--sfen", small, "--db", db]);
+    assert!(ok, "{err}");
+    let winning: Vec<&str> = best
+        .lines()
+        .filter(|l| l.ends_with("win in 15") && !l.contains("to move"))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(winning.len(), 2, "{best}");
+
+    let s = Server::start_with(&["--dobutsu-db", db]);
+    assert_eq!(s.banner[2], "  Dobutsu: the database's perfect play");
+    let request =
+        format!(r#"{{"variant":"dobutsu","side":"white","movetime_ms":300,"sfen":"{small}"}}"#);
+    let g = s.post("/api/game/new", &request).json()["game"].clone();
+    assert_eq!(g["opponent"], "the perfect player (database)");
+    let g = s.engine_done();
+    let played = moves_of(&g);
+    assert!(
+        played.len() == 1 && winning.contains(&played[0].as_str()),
+        "{played:?} not in {winning:?}"
+    );
+    let text = String::from_utf8(s.get("/api/game/record?format=txt").body).expect("text");
+    assert!(text.starts_with(&format!("position sfen {small} moves {}", played[0])), "{text}");
+    let bad = s.post(
+        "/api/game/new",
+        r#"{"variant":"dobutsu","side":"white","movetime_ms":300,"sfen":"lll/3/3/3 b - 1"}"#,
+    );
+    assert_eq!(bad.status, 400);
+    assert!(bad.error().starts_with("SFEN: "), "{}", bad.error());
+
+    // A named database that is missing is an error before the server starts.
+    let (ok, _, err) = common::kyobo(&[
+        "serve",
+        "--port",
+        "0",
+        "--dobutsu-db",
+        &dir.join("none.db").to_string_lossy(),
+    ]);
+    assert!(!ok && err.contains("--dobutsu-db"), "{err}");
 }
 
 /// A three-move CSA record, written here by hand.

@@ -45,7 +45,7 @@ pub struct Outcome {
 /// The moves so far.
 enum Moves {
     Shogi { start: Start, pos: Box<Position>, played: Vec<shogi::Move> },
-    Dobutsu { game: Dobutsu, played: Vec<dobutsu::Move> },
+    Dobutsu { start: String, game: Dobutsu, played: Vec<dobutsu::Move> },
 }
 
 /// The game being played.
@@ -74,7 +74,7 @@ pub struct NewGame {
     /// A shogi start by its KIF name (平手, 香落ち, 角落ち, …); absent is 平手.
     #[serde(default)]
     pub handicap: Option<String>,
-    /// A shogi start position instead (SFEN), with both kings.
+    /// A start position instead (SFEN; in shogi with both kings).
     #[serde(default)]
     pub sfen: Option<String>,
 }
@@ -152,7 +152,14 @@ impl Play {
                     .map_err(|e| ApiError::internal(format!("{}: {e}", start.sfen())))?;
                 Moves::Shogi { start, pos: Box::new(pos), played: Vec::new() }
             }
-            Variant::Dobutsu => Moves::Dobutsu { game: Dobutsu::default(), played: Vec::new() },
+            Variant::Dobutsu => {
+                let game = match request.sfen.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+                    Some(text) => Dobutsu::from_sfen(text.strip_prefix("sfen ").unwrap_or(text))
+                        .map_err(|e| ApiError::bad(format!("SFEN: {e}")))?,
+                    None => Dobutsu::default(),
+                };
+                Moves::Dobutsu { start: game.to_sfen(), game, played: Vec::new() }
+            }
         };
         let mut slot = self.lock()?;
         if let Some(g) = slot.as_ref() {
@@ -200,7 +207,7 @@ impl Play {
                 let start = start.handicap().map_or("SFEN", Handicap::kif_name);
                 ("shogi", pos.to_sfen(), pos.side_to_move(), legal, moves, start)
             }
-            Moves::Dobutsu { game, played } => {
+            Moves::Dobutsu { game, played, .. } => {
                 let pos = game.position();
                 let mut legal = Vec::new();
                 if pos.end().is_none() {
@@ -270,7 +277,7 @@ impl Play {
                 pos.do_move(m);
                 played.push(m);
             }
-            Moves::Dobutsu { game, played } => {
+            Moves::Dobutsu { game, played, .. } => {
                 if dobutsu_side(game.position().side_to_move()) != g.human {
                     return Err(ApiError::bad("it is not your turn"));
                 }
@@ -305,8 +312,9 @@ impl Play {
                     **pos = p;
                 })
             }
-            Moves::Dobutsu { game, played } => {
-                let first = dobutsu_side(Dobutsu::default().position().side_to_move());
+            Moves::Dobutsu { start, game, played } => {
+                let first =
+                    if start.split(' ').nth(1) == Some("w") { Color::White } else { Color::Black };
                 let keep = last_turn_of(human, first, played.len());
                 keep.map(|n| {
                     while played.len() > n {
@@ -409,15 +417,14 @@ impl Play {
                 })?;
                 Ok((bytes, format!("kyobo-game-{}.{ext}", g.id)))
             }
-            Moves::Dobutsu { played, .. } => {
+            Moves::Dobutsu { start, played, .. } => {
                 if format != "txt" {
                     return Err(ApiError::bad(
                         "a Dobutsu record is Kyobo's text (position sfen … moves …), not KIF or CSA",
                     ));
                 }
                 let moves: Vec<String> = played.iter().map(|m| m.to_string()).collect();
-                let mut text =
-                    format!("position sfen {} moves {}\n", dobutsu::STARTPOS, moves.join(" "));
+                let mut text = format!("position sfen {start} moves {}\n", moves.join(" "));
                 if let Some(o) = &g.over {
                     text += &format!("# {}\n", o.reason);
                 }
@@ -562,7 +569,7 @@ impl Play {
             }
         };
         self.engine_answer(job, |moves| {
-            if let Moves::Dobutsu { game, played } = moves {
+            if let Moves::Dobutsu { game, played, .. } = moves {
                 game.play(best);
                 played.push(best);
             }

@@ -278,7 +278,6 @@ function renderGame() {
     list.scrollTop = list.scrollHeight;
   }
   $('handicap-label').hidden = $('variant').value !== 'shogi';
-  $('sfen-label').hidden = $('variant').value !== 'shogi';
   $('handicap-hint').hidden = $('variant').value !== 'shogi';
 }
 
@@ -398,7 +397,7 @@ async function newGame() {
       side: $('side').value,
       movetime_ms: Number($('movetime').value),
       handicap: $('variant').value === 'shogi' ? $('handicap').value : null,
-      sfen: $('variant').value === 'shogi' ? $('sfen').value : null,
+      sfen: $('sfen').value,
     });
     game = null;
     acceptGame(r.game);
