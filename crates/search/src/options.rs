@@ -13,6 +13,9 @@ pub struct Spin {
     pub default: i64,
     pub min: i64,
     pub max: i64,
+    /// A tuner's step: how far SPSA moves the value to either side when it
+    /// measures (its `c_end`); `None` for an option that is not for tuning.
+    pub step: Option<i64>,
     /// What it does, in one line (the documentation table's last column).
     pub doc: &'static str,
 }
@@ -43,13 +46,23 @@ pub fn find<'a>(spins: &'a [Spin], name: &str) -> Option<&'a Spin> {
     spins.iter().find(|s| s.name.eq_ignore_ascii_case(name))
 }
 
-/// The documentation's table of `spins`: `| option | default | range | what it does |`.
+/// The documentation's table of `spins`: `| option | default | range | what it
+/// does |`, with a `step` column before the last where the options have steps.
 pub fn markdown_table(spins: &[Spin]) -> String {
-    let mut table =
-        String::from("| option | default | range | what it does |\n|---|---|---|---|\n");
+    let steps = spins.iter().any(|s| s.step.is_some());
+    let mut table = if steps {
+        String::from("| option | default | range | step | what it does |\n|---|---|---|---|---|\n")
+    } else {
+        String::from("| option | default | range | what it does |\n|---|---|---|---|\n")
+    };
     for s in spins {
+        let step = match (steps, s.step) {
+            (false, _) => String::new(),
+            (true, Some(step)) => format!(" {step} |"),
+            (true, None) => " – |".to_string(),
+        };
         table.push_str(&format!(
-            "| `{}` | {} | {} to {} | {} |\n",
+            "| `{}` | {} | {} to {} |{step} {} |\n",
             s.name, s.default, s.min, s.max, s.doc
         ));
     }
@@ -87,6 +100,8 @@ impl FromSpin for usize {
 ///     pub struct Opts {
 ///         /// The field's doc.
 ///         width: usize = ("ABC_Width", 12, 1, 20, "moves a node keeps by key");
+///         /// A tuned one: its step follows the range.
+///         margin: i32 = ("Tune_Margin", 100, 0, 500, step 10, "a margin");
 ///     }
 /// }
 /// ```
@@ -102,7 +117,7 @@ macro_rules! spin_options {
         pub struct $name:ident {
             $(
                 $(#[doc = $doc:literal])*
-                $field:ident : $ty:ty = ($usi:literal, $default:expr, $min:expr, $max:expr, $line:literal);
+                $field:ident : $ty:ty = ($usi:literal, $default:expr, $min:expr, $max:expr, $(step $step:expr,)? $line:literal);
             )*
         }
     ) => {
@@ -119,6 +134,7 @@ macro_rules! spin_options {
                     default: $default,
                     min: $min,
                     max: $max,
+                    step: $crate::spin_step!($($step)?),
                     doc: $line,
                 }, )*
             ];
@@ -145,6 +161,18 @@ macro_rules! spin_options {
     };
 }
 
+/// A declaration's step: `None` where none is given (see [`spin_options!`]).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! spin_step {
+    () => {
+        None
+    };
+    ($step:expr) => {
+        Some($step)
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,6 +186,32 @@ mod tests {
             /// A switch.
             on: bool = ("T_On", 1, 0, 1, "whether on");
         }
+    }
+
+    spin_options! {
+        /// Tuned options.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Tuned {
+            /// A margin.
+            margin: i32 = ("T_Margin", 100, 0, 500, step 10, "a margin");
+            /// A switch, not tuned.
+            on: bool = ("T_On", 1, 0, 1, "whether on");
+        }
+    }
+
+    #[test]
+    fn a_step_is_declared_with_the_range_and_shown_in_the_table() {
+        let mut t = Tuned::default();
+        assert!(t.set("T_Margin", 110).is_ok());
+        assert_eq!(t, Tuned { margin: 110, on: true });
+        assert_eq!(Tuned::OPTIONS[0].step, Some(10));
+        assert_eq!(Tuned::OPTIONS[1].step, None);
+        assert_eq!(Two::OPTIONS[0].step, None);
+        assert_eq!(
+            markdown_table(Tuned::OPTIONS),
+            "| option | default | range | step | what it does |\n|---|---|---|---|---|\n\
+             | `T_Margin` | 100 | 0 to 500 | 10 | a margin |\n| `T_On` | 1 | 0 to 1 | – | whether on |\n"
+        );
     }
 
     #[test]

@@ -1,7 +1,8 @@
-//! PVS's numeric parameters, declared once (name, default, range, a line of
-//! documentation) so that a tuner can move them over USI. The engine lists them
-//! as USI options (`Tune_…`) only in a tuning build (`--features tune`), so that a
-//! user's option list stays short; the defaults are the engine's.
+//! PVS's numeric parameters, declared once (name, default, range, the tuner's
+//! step, a line of documentation) so that a tuner can move them over USI. The
+//! engine lists them as USI options (`Tune_…`) only in a tuning build
+//! (`--features tune`), so that a user's option list stays short; the defaults
+//! are the engine's.
 
 crate::spin_options! {
     /// The pruning, reduction, extension and aspiration parameters of PVS.
@@ -11,49 +12,49 @@ crate::spin_options! {
         /// depth` (centipawns) at or below alpha. The margin also serves the
         /// reverse test at β: static value minus `margin × (depth − improving)` at
         /// or above it.
-        futility_base: i32 = ("Tune_FutilityBase", 150, 0, 1000,
+        futility_base: i32 = ("Tune_FutilityBase", 150, 0, 1000, step 15,
             "futility pruning of quiet moves: the margin's constant (centipawns)");
-        futility_margin: i32 = ("Tune_FutilityMargin", 120, 0, 1000,
+        futility_margin: i32 = ("Tune_FutilityMargin", 120, 0, 1000, step 12,
             "futility pruning, and its reverse at β: the margin per ply of depth (centipawns)");
         /// Late-move pruning: quiet moves after `(base + depth²) / (2 − improving)`.
-        lmp_base: i32 = ("Tune_LmpBase", 3, 0, 20,
+        lmp_base: i32 = ("Tune_LmpBase", 3, 0, 20, step 1,
             "late-move pruning: quiet moves after (base + depth²) / (2 − improving)");
         /// Quiet moves losing more than `margin × depth²` in the exchange are pruned.
-        see_quiet: i32 = ("Tune_SeeQuiet", 25, 0, 500,
+        see_quiet: i32 = ("Tune_SeeQuiet", 25, 0, 500, step 3,
             "SEE pruning of quiet moves: the loss allowed per depth² (centipawns)");
         /// Captures losing more than `tactical × depth` (and checks `check ×
         /// depth²` more) are pruned.
-        see_tactical: i32 = ("Tune_SeeTactical", 90, 0, 1000,
+        see_tactical: i32 = ("Tune_SeeTactical", 90, 0, 1000, step 9,
             "SEE pruning of captures: the loss allowed per depth (centipawns)");
-        see_check: i32 = ("Tune_SeeCheck", 30, 0, 500,
+        see_check: i32 = ("Tune_SeeCheck", 30, 0, 500, step 3,
             "SEE pruning of checks: the further loss allowed per depth² (centipawns)");
         /// Null move: `base + depth / depth_div + min((eval − β) / eval_div, eval_max)`.
-        null_base: i32 = ("Tune_NullBase", 3, 1, 10,
+        null_base: i32 = ("Tune_NullBase", 3, 1, 10, step 1,
             "null move: the reduction's constant (plies)");
-        null_depth_div: i32 = ("Tune_NullDepthDiv", 4, 1, 16,
+        null_depth_div: i32 = ("Tune_NullDepthDiv", 4, 1, 16, step 1,
             "null move: one ply more reduction per this many plies of depth");
-        null_eval_div: i32 = ("Tune_NullEvalDiv", 200, 25, 2000,
+        null_eval_div: i32 = ("Tune_NullEvalDiv", 200, 25, 2000, step 20,
             "null move: one ply more per this many centipawns above beta");
-        null_eval_max: i32 = ("Tune_NullEvalMax", 3, 0, 10,
+        null_eval_max: i32 = ("Tune_NullEvalMax", 3, 0, 10, step 1,
             "null move: at most this many plies for the margin above beta");
         /// Late-move reductions: `base/100 + ln(depth) ln(move) / (div/100)`.
-        lmr_base: i32 = ("Tune_LmrBase", 50, 0, 300,
+        lmr_base: i32 = ("Tune_LmrBase", 50, 0, 300, step 8,
             "late-move reductions: the table's constant (hundredths of a ply)");
-        lmr_div: i32 = ("Tune_LmrDiv", 220, 50, 1000,
+        lmr_div: i32 = ("Tune_LmrDiv", 220, 50, 1000, step 15,
             "late-move reductions: ln(depth) ln(move) divided by this (hundredths)");
         /// A quiet move's reduction falls by its history score over this.
-        history_div: i32 = ("Tune_HistoryDiv", 8000, 500, 64000,
+        history_div: i32 = ("Tune_HistoryDiv", 8000, 500, 64000, step 800,
             "late-move reductions: one ply less per this much history score");
         /// Singular extensions from this depth, with β this many centipawns
         /// per ply below the hash value.
-        singular_depth: i32 = ("Tune_SingularDepth", 8, 2, 20,
+        singular_depth: i32 = ("Tune_SingularDepth", 8, 2, 20, step 1,
             "singular extensions from this depth on");
-        singular_margin: i32 = ("Tune_SingularMargin", 2, 0, 50,
+        singular_margin: i32 = ("Tune_SingularMargin", 2, 0, 50, step 1,
             "singular extensions: β below the hash value by this much a ply (the game's own value units)");
         /// The root's aspiration window: `delta + |previous| / div` centipawns.
-        aspiration_delta: i32 = ("Tune_AspirationDelta", 30, 5, 500,
+        aspiration_delta: i32 = ("Tune_AspirationDelta", 30, 5, 500, step 4,
             "aspiration window: its half-width's constant (centipawns)");
-        aspiration_div: i32 = ("Tune_AspirationDiv", 16, 1, 256,
+        aspiration_div: i32 = ("Tune_AspirationDiv", 16, 1, 256, step 2,
             "aspiration window: widened by the previous value over this");
     }
 }
