@@ -22,18 +22,66 @@ pub struct Clock {
     pub increment_ms: u64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimeOptions {
     pub network_delay_ms: u64,
     pub network_delay2_ms: u64,
     pub minimum_thinking_ms: u64,
+    /// How the budget is shared out (an algorithm's own, see
+    /// `Searcher::time_shares`).
+    pub shares: TimeShares,
 }
 
 impl Default for TimeOptions {
     /// For a GUI on the same machine: no usual lag, and a tenth of a second kept
     /// back for the worst (a loaded machine, the pipes, the GUI's own clock).
     fn default() -> Self {
-        TimeOptions { network_delay_ms: 0, network_delay2_ms: 100, minimum_thinking_ms: 0 }
+        TimeOptions {
+            network_delay_ms: 0,
+            network_delay2_ms: 100,
+            minimum_thinking_ms: 0,
+            shares: TimeShares::DEFAULT,
+        }
+    }
+}
+
+/// The time manager's shares and factors. PVS declares them as tunable
+/// parameters (`PvsParams`); these defaults are its values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeShares {
+    /// Own moves expected at the game's start; one fewer every two plies.
+    pub moves_left: u64,
+    /// Own moves expected, at least.
+    pub moves_left_min: u64,
+    /// At most the usable main time over this goes into one move, on top of
+    /// the byoyomi or increment that comes back with every move.
+    pub main_time_share: u64,
+    /// The optimum is stretched by this for each change of best move (up to four).
+    pub instability: f64,
+    /// The optimum's share once the best move has held three iterations.
+    pub stable3: f64,
+    /// The optimum's share once it has held six.
+    pub stable6: f64,
+    /// No iteration starts past this share of the stretched optimum: the next
+    /// costs a few times the last.
+    pub next_iteration: f64,
+}
+
+impl TimeShares {
+    pub const DEFAULT: TimeShares = TimeShares {
+        moves_left: 70,
+        moves_left_min: 20,
+        main_time_share: 10,
+        instability: 0.5,
+        stable3: 0.8,
+        stable6: 0.6,
+        next_iteration: 0.55,
+    };
+}
+
+impl Default for TimeShares {
+    fn default() -> Self {
+        TimeShares::DEFAULT
     }
 }
 
@@ -55,9 +103,6 @@ const LONGEST_GAME_PLY: u64 = 320;
 /// Clock fields beyond this (about 35 years) are read as this: no arithmetic on
 /// them can overflow.
 const CLOCK_CAP_MS: u64 = 1 << 40;
-/// At most this share of the main time left goes into one move, on top of the
-/// byoyomi or increment that comes back with every move.
-const MAIN_TIME_SHARE: u64 = 10;
 
 impl TimePlan {
     /// Exactly `ms` less the usual lag, never under half of it (for `go movetime`).
@@ -87,7 +132,12 @@ impl TimePlan {
         let byoyomi = clock.byoyomi_ms.min(CLOCK_CAP_MS);
         let inc = clock.increment_ms.min(CLOCK_CAP_MS);
         // Moves of ours still to come; shogi games run 100-150 plies.
-        let moves_left = 70u64.saturating_sub(u64::from(game_ply) / 2).max(20);
+        let shares = &opts.shares;
+        let moves_left = shares
+            .moves_left
+            .saturating_sub(u64::from(game_ply) / 2)
+            .max(shares.moves_left_min)
+            .max(1);
 
         // The clock's edge: USI adds the increment after the move, so only the main
         // time and the byoyomi can be spent now.
@@ -106,7 +156,7 @@ impl TimePlan {
         let uncovered = OVERHEAD_PER_MOVE_MS.saturating_sub(byoyomi + inc);
         let reserve = (uncovered * moves_possible).min(remaining / 10 * 9);
         let usable = remaining - reserve;
-        let share = usable / MAIN_TIME_SHARE + byoyomi + inc;
+        let share = usable / shares.main_time_share.max(1) + byoyomi + inc;
         let maximum = share.max(FLOOR_MS).min(hard);
 
         let optimum = if remaining == 0 && byoyomi > 0 {
@@ -126,12 +176,16 @@ impl TimePlan {
 
 /// How far past the optimum to go on this iteration: more while the best move keeps
 /// changing, less when it has been stable for a while.
-pub fn instability_factor(best_move_changes: f64, stable_iterations: u32) -> f64 {
-    let unstable = 1.0 + best_move_changes.min(4.0) * 0.5;
+pub fn instability_factor(
+    best_move_changes: f64,
+    stable_iterations: u32,
+    shares: &TimeShares,
+) -> f64 {
+    let unstable = 1.0 + best_move_changes.min(4.0) * shares.instability;
     let stable = if stable_iterations >= 6 {
-        0.6
+        shares.stable6
     } else if stable_iterations >= 3 {
-        0.8
+        shares.stable3
     } else {
         1.0
     };
@@ -142,8 +196,12 @@ pub fn instability_factor(best_move_changes: f64, stable_iterations: u32) -> f64
 mod tests {
     use super::*;
 
-    const OPTS: TimeOptions =
-        TimeOptions { network_delay_ms: 100, network_delay2_ms: 500, minimum_thinking_ms: 0 };
+    const OPTS: TimeOptions = TimeOptions {
+        network_delay_ms: 100,
+        network_delay2_ms: 500,
+        minimum_thinking_ms: 0,
+        shares: TimeShares::DEFAULT,
+    };
 
     fn ms(p: TimePlan) -> (u64, u64) {
         (p.optimum.as_millis() as u64, p.maximum.as_millis() as u64)
@@ -220,8 +278,12 @@ mod tests {
 
     #[test]
     fn minimum_thinking_time_is_kept_within_the_maximum() {
-        let opts =
-            TimeOptions { network_delay_ms: 0, network_delay2_ms: 0, minimum_thinking_ms: 3000 };
+        let opts = TimeOptions {
+            network_delay_ms: 0,
+            network_delay2_ms: 0,
+            minimum_thinking_ms: 3000,
+            ..OPTS
+        };
         assert_eq!(plan_at(600_000, 0, 0, &opts, 1), (8_526, 59_682));
         let opts = TimeOptions { minimum_thinking_ms: 20_000, ..opts };
         assert_eq!(plan_at(600_000, 0, 0, &opts, 1), (20_000, 59_682));
@@ -256,8 +318,7 @@ mod tests {
     #[test]
     fn the_readme_table() {
         let d = TimeOptions::default();
-        let floodgate =
-            TimeOptions { network_delay_ms: 120, network_delay2_ms: 1120, minimum_thinking_ms: 0 };
+        let floodgate = TimeOptions { network_delay_ms: 120, network_delay2_ms: 1120, ..OPTS };
         let rows = [
             ((0, 1_000, 0), &d, (900, 900)),
             ((0, 10_000, 0), &d, (9_900, 9_900)),
@@ -275,10 +336,31 @@ mod tests {
 
     #[test]
     fn instability_stretches_the_budget() {
-        assert_eq!(instability_factor(0.0, 0), 1.0);
-        assert_eq!(instability_factor(3.0, 0), 2.5);
-        assert_eq!(instability_factor(10.0, 0), 3.0);
-        assert_eq!(instability_factor(0.0, 3), 0.8);
-        assert_eq!(instability_factor(0.0, 8), 0.6);
+        let d = TimeShares::DEFAULT;
+        assert_eq!(instability_factor(0.0, 0, &d), 1.0);
+        assert_eq!(instability_factor(3.0, 0, &d), 2.5);
+        assert_eq!(instability_factor(10.0, 0, &d), 3.0);
+        assert_eq!(instability_factor(0.0, 3, &d), 0.8);
+        assert_eq!(instability_factor(0.0, 8, &d), 0.6);
+        let calm = TimeShares { instability: 0.25, stable3: 0.9, stable6: 0.5, ..d };
+        assert_eq!(instability_factor(2.0, 0, &calm), 1.5);
+        assert_eq!(instability_factor(0.0, 4, &calm), 0.9);
+        assert_eq!(instability_factor(0.0, 6, &calm), 0.5);
+    }
+
+    #[test]
+    fn the_shares_set_the_plan() {
+        // 60 s of main time at ply 30: 20 ms a move is kept back for 145 moves
+        // (2.9 s), leaving 57.1 s usable. The optimum is that over 70 − 15 = 55
+        // moves, less the 100 ms lag (1,038 − 100); the maximum a tenth of it.
+        assert_eq!(plan_at(60_000, 0, 0, &OPTS, 30), (938, 5_710));
+        // 45 − 15 = 30 moves (1,903 − 100), a fifth at most.
+        let shares = TimeShares { moves_left: 45, main_time_share: 5, ..TimeShares::DEFAULT };
+        assert_eq!(plan_at(60_000, 0, 0, &TimeOptions { shares, ..OPTS }, 30), (1_803, 11_420));
+        // At ply 100 (110 moves kept for, 57.8 s usable) the floor decides:
+        // 20 moves by default (2,890 − 100), 40 with the floor raised (1,445 − 100).
+        assert_eq!(plan_at(60_000, 0, 0, &OPTS, 100), (2_790, 5_780));
+        let shares = TimeShares { moves_left_min: 40, ..TimeShares::DEFAULT };
+        assert_eq!(plan_at(60_000, 0, 0, &TimeOptions { shares, ..OPTS }, 100), (1_345, 5_780));
     }
 }

@@ -45,3 +45,19 @@ fn values_outside_the_range_and_unknown_names_are_refused() {
     pvs.params.set("Tune_LmrDiv", 300).expect("in range");
     assert_ne!(pvs.params, before);
 }
+
+#[test]
+fn the_time_parameters_are_the_time_managers_shares() {
+    use search::pvs::params::PvsParams;
+    use search::time::TimeShares;
+    let mut params = PvsParams::default();
+    assert_eq!(params.time_shares(), TimeShares::DEFAULT, "the defaults are the manager's");
+    params.set("Tune_TimeMaxShare", 5).expect("in range");
+    params.set("Tune_TimeNextIteration", 40).expect("in range");
+    params.set("Tune_TimeStable6", 45).expect("in range");
+    let shares = params.time_shares();
+    assert_eq!(shares.main_time_share, 5);
+    assert_eq!(shares.next_iteration, 0.4);
+    assert_eq!(shares.stable6, 0.45);
+    assert_eq!(shares.moves_left, 70, "the others unchanged");
+}

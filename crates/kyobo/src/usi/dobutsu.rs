@@ -114,6 +114,7 @@ impl DobutsuState {
                 network_delay_ms: options.network_delay,
                 network_delay2_ms: options.network_delay2,
                 minimum_thinking_ms: options.minimum_thinking_time,
+                ..TimeOptions::default()
             };
         }
         Ok(engine)

@@ -360,6 +360,7 @@ fn think(
         network_delay_ms: options.network_delay,
         network_delay2_ms: options.network_delay2,
         minimum_thinking_ms: options.minimum_thinking_time,
+        ..TimeOptions::default()
     };
     let start = Instant::now();
     let checked = options.bad_shape_check && among.is_empty() && random.is_none();

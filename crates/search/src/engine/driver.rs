@@ -29,6 +29,7 @@ pub(crate) fn run<G: Game, S: Searcher<G>>(
         moves.retain(|m| among.contains(m));
     }
     let roots = RootMoves::new(moves);
+    let opts = TimeOptions { shares: searcher.time_shares(), ..opts };
     let mut control = Control::new(signals, limits, opts);
     if roots.moves.is_empty() {
         wait_for_release(&mut control, limits);
@@ -166,10 +167,11 @@ fn main_loop<'s, G: Game, S: Searcher<G>>(
             let score = roots.moves[0].score;
             let mate_proven = score.abs() >= MATE_IN_MAX_PLY && MATE - score.abs() <= depth;
             let forced = roots.moves.len() == 1;
-            let factor = instability_factor(roots.best_move_changes, stable_iterations);
+            let shares = control.shares();
+            let factor = instability_factor(roots.best_move_changes, stable_iterations, &shares);
             // The next iteration costs a few times this one: do not start what
             // cannot finish.
-            if mate_proven || forced || control.iteration_done(factor, 0.55) {
+            if mate_proven || forced || control.iteration_done(factor, shares.next_iteration) {
                 break;
             }
         }

@@ -16,6 +16,7 @@ use crate::game::Game;
 use crate::searcher::{
     remake_tables, tables_or_smallest, Algorithm, AllocError, Searcher, ThreadContext,
 };
+use crate::time::TimeShares;
 use crate::tt::TranspositionTable;
 use params::PvsParams;
 use worker::Worker;
@@ -107,6 +108,10 @@ impl<G: Game> Searcher<G> for Pvs {
 
     fn set_option(&mut self, name: &str, value: i64) -> Result<(), String> {
         self.params.set(name, value)
+    }
+
+    fn time_shares(&self) -> TimeShares {
+        self.params.time_shares()
     }
 
     /// The table's move in the position after `best`.

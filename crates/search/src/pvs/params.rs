@@ -4,8 +4,10 @@
 //! (`--features tune`), so that a user's option list stays short; the defaults
 //! are the engine's.
 
+use crate::time::TimeShares;
+
 crate::spin_options! {
-    /// The pruning, reduction, extension and aspiration parameters of PVS.
+    /// The pruning, reduction, extension, aspiration and time parameters of PVS.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct PvsParams {
         /// Futility pruning of quiet moves: static value plus `base + margin ×
@@ -56,10 +58,40 @@ crate::spin_options! {
             "aspiration window: its half-width's constant (centipawns)");
         aspiration_div: i32 = ("Tune_AspirationDiv", 16, 1, 256, step 2,
             "aspiration window: widened by the previous value over this");
+        /// The time manager's shares ([`TimeShares`]), PVS's own.
+        time_moves_left: i32 = ("Tune_TimeMovesLeft", 70, 30, 150, step 6,
+            "time: own moves expected at the start, one fewer every two plies");
+        time_moves_min: i32 = ("Tune_TimeMovesMin", 20, 5, 60, step 3,
+            "time: own moves expected, at least");
+        time_max_share: i32 = ("Tune_TimeMaxShare", 10, 2, 40, step 1,
+            "time: one move takes at most the usable main time over this (plus byoyomi or increment)");
+        time_instability: i32 = ("Tune_TimeInstability", 50, 0, 200, step 8,
+            "time: the optimum stretched by this many hundredths per best-move change (up to four)");
+        time_stable3: i32 = ("Tune_TimeStable3", 80, 30, 100, step 5,
+            "time: per cent of the optimum once the best move has held three iterations");
+        time_stable6: i32 = ("Tune_TimeStable6", 60, 20, 100, step 5,
+            "time: per cent of the optimum once it has held six");
+        time_next_iteration: i32 = ("Tune_TimeNextIteration", 55, 20, 100, step 5,
+            "time: no iteration starts past this per cent of the stretched optimum");
     }
 }
 
 impl PvsParams {
+    /// The time manager's shares these parameters set.
+    pub fn time_shares(&self) -> TimeShares {
+        let count = |v: i32| u64::try_from(v).unwrap_or(0);
+        let share = |v: i32| f64::from(v) / 100.0;
+        TimeShares {
+            moves_left: count(self.time_moves_left),
+            moves_left_min: count(self.time_moves_min),
+            main_time_share: count(self.time_max_share),
+            instability: share(self.time_instability),
+            stable3: share(self.time_stable3),
+            stable6: share(self.time_stable6),
+            next_iteration: share(self.time_next_iteration),
+        }
+    }
+
     /// The late-move reduction table, `[depth][move count]` in plies.
     pub(crate) fn reductions(&self) -> Vec<[u8; 64]> {
         let base = f64::from(self.lmr_base) / 100.0;

@@ -2,7 +2,7 @@
 //! search thread's view of the clock.
 
 use crate::limits::Limits;
-use crate::time::{Clock, TimeOptions, TimePlan};
+use crate::time::{Clock, TimeOptions, TimePlan, TimeShares};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -104,6 +104,11 @@ impl<'a> Control<'a> {
         self.pondering
     }
 
+    /// How the budget is shared out.
+    pub fn shares(&self) -> TimeShares {
+        self.opts.shares
+    }
+
     /// Past the hard limit: stop now, mid-iteration.
     pub fn must_stop(&mut self) -> bool {
         self.must_stop_at(Instant::now())
@@ -164,8 +169,12 @@ fn plan_for(
 mod tests {
     use super::*;
 
-    const OPTS: TimeOptions =
-        TimeOptions { network_delay_ms: 0, network_delay2_ms: 0, minimum_thinking_ms: 0 };
+    const OPTS: TimeOptions = TimeOptions {
+        network_delay_ms: 0,
+        network_delay2_ms: 0,
+        minimum_thinking_ms: 0,
+        shares: crate::time::TimeShares::DEFAULT,
+    };
 
     fn clock(remaining_ms: u64, byoyomi_ms: u64, increment_ms: u64) -> Clock {
         Clock { remaining_ms, byoyomi_ms, increment_ms }

@@ -10,6 +10,7 @@ pub(crate) mod control;
 
 use crate::game::Game;
 use crate::options::Spin;
+use crate::time::TimeShares;
 pub use crate::tt::AllocError;
 use crate::tt::Bound;
 use crate::value::*;
@@ -128,6 +129,11 @@ pub trait Searcher<G: Game>: Send + Sync + 'static {
 
     /// The search of one thread (`ctx.id` 0: the main thread) from `root`.
     fn thread<'s>(&'s self, root: G, ctx: ThreadContext<'s>) -> Self::Thread<'s>;
+
+    /// How the time manager shares out this algorithm's budget.
+    fn time_shares(&self) -> TimeShares {
+        TimeShares::DEFAULT
+    }
 
     /// A reply to expect after `best` when the best line stops at it (for
     /// pondering), if the algorithm knows one.
