@@ -47,6 +47,9 @@ pub struct GoParams {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     Usi,
+    /// shogiarena's `usi_tunables`: the parameters a tuner may move, with their
+    /// ranges and steps.
+    UsiTunables,
     IsReady,
     SetOption {
         name: String,
@@ -297,6 +300,7 @@ impl Command {
         };
         match head {
             "usi" => no_more(tokens, Command::Usi),
+            "usi_tunables" => no_more(tokens, Command::UsiTunables),
             "isready" => no_more(tokens, Command::IsReady),
             "usinewgame" => no_more(tokens, Command::UsiNewGame),
             "stop" => no_more(tokens, Command::Stop),
@@ -334,6 +338,7 @@ mod tests {
     #[test]
     fn parses_what_guis_send() {
         assert_eq!(Command::parse("usi"), Ok(Command::Usi));
+        assert_eq!(Command::parse("usi_tunables"), Ok(Command::UsiTunables));
         assert_eq!(Command::parse("   "), Ok(Command::Empty));
         assert_eq!(
             Command::parse("setoption name USI_Hash value 128"),

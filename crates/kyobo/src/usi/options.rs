@@ -147,6 +147,40 @@ impl Options {
         }
     }
 
+    /// The manifest answered to shogiarena's `usi_tunables`: every listed
+    /// algorithm option that declares a tuner's step, as
+    /// `shogiarena.usi_tunables.v1` JSON; `None` where there is none (an
+    /// ordinary build lists no tuning parameters).
+    pub fn tunables_manifest() -> Option<String> {
+        /// SPSA's learning rate at the last iteration, the same for every
+        /// parameter (OpenBench's customary 0.002).
+        const R_END: f64 = 0.002;
+        let tunables: Vec<serde_json::Value> = ALGORITHMS
+            .iter()
+            .flat_map(|a| a.options)
+            .filter_map(|s| {
+                let step = s.step?;
+                Some(serde_json::json!({
+                    "id": s.name,
+                    "option": s.name,
+                    "value_type": "int",
+                    "encoding": "integer",
+                    "default": s.default,
+                    "min": s.min,
+                    "max": s.max,
+                    "schedule": { "c_end": step, "r_end": R_END },
+                }))
+            })
+            .collect();
+        (!tunables.is_empty()).then(|| {
+            serde_json::json!({
+                "schema_version": "shogiarena.usi_tunables.v1",
+                "tunables": tunables,
+            })
+            .to_string()
+        })
+    }
+
     /// The `option …` lines answered to `usi`: the engine's, the algorithms',
     /// the book's.
     pub fn declarations() -> Vec<String> {
@@ -327,6 +361,33 @@ mod tests {
                 "docs/{page}, table {name}:\n{declared}"
             );
         }
+    }
+
+    #[test]
+    fn the_tunables_manifest_lists_the_tuning_parameters_with_their_steps() {
+        let manifest = Options::tunables_manifest();
+        if !cfg!(feature = "tune") {
+            assert_eq!(manifest, None, "an ordinary build lists no tuning parameters");
+            return;
+        }
+        let m: serde_json::Value =
+            serde_json::from_str(&manifest.expect("a tuning build has some")).expect("JSON");
+        assert_eq!(m["schema_version"], "shogiarena.usi_tunables.v1");
+        let tunables = m["tunables"].as_array().expect("a list");
+        let lmr = tunables.iter().find(|t| t["id"] == "Tune_LmrDiv").expect("Tune_LmrDiv");
+        assert_eq!(
+            (&lmr["option"], &lmr["default"], &lmr["min"], &lmr["max"]),
+            (
+                &serde_json::json!("Tune_LmrDiv"),
+                &serde_json::json!(220),
+                &serde_json::json!(50),
+                &serde_json::json!(1000)
+            )
+        );
+        assert_eq!(lmr["schedule"]["c_end"], 15);
+        assert!(tunables
+            .iter()
+            .all(|t| t["id"].as_str().is_some_and(|id| id.starts_with("Tune_"))));
     }
 
     #[test]

@@ -90,6 +90,12 @@ impl Session {
                 }
                 send("usiok");
             }
+            Command::UsiTunables => {
+                if let Some(manifest) = Options::tunables_manifest() {
+                    send(&format!("info string shogiarena_tunables_json {manifest}"));
+                }
+                send("usi_tunablesok");
+            }
             Command::IsReady => {
                 // Tables are made here, where GUIs wait, not on the game's clock.
                 if !self.search.is_running() {

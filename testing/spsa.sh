@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPSA over PVS's parameters on shogiarena, with Kyobo's tuning build.
+#
+#   testing/spsa.sh [shogiarena options...]
+#
+# 2,000 updates of one game pair each at 200 ms a move by default
+# (`--spsa num_updates=N` for fewer). OPENINGS names the openings file as for
+# testing/sprt.sh. The tuned values (RUN/spsa/accepted-best.json) are printed
+# at the end; a value joins the defaults (crates/search/src/pvs/params.rs) only
+# after testing/sprt.sh accepts it.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+openings=$(realpath "${OPENINGS:-$root/../shared/data/openings/taya36.sfen}")
+run=$root/target/spsa/run-$(date +%Y%m%d-%H%M%S)
+cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p kyobo --features tune \
+  --target-dir "$root/target/tune"
+mkdir -p "$root/target/spsa/bin"
+cp "$root/target/tune/release/kyobo" "$root/target/spsa/bin/kyobo"
+cd "$here"
+shogiarena run spsa spsa.yaml --run-dir "$run" \
+  --rules "initial_positions.source=$openings" "$@"
+# The tuned values: each parameter, its value and what the engine is sent.
+python3 - "$run/spsa/accepted-best.json" <<'PY'
+import json, sys
+best = json.load(open(sys.argv[1]))
+print(f"after update {best['update_idx']}:")
+for p in best["parameters"]:
+    print(f"  {p['option_name']:24} {p['value']:10.2f}  (sent as {p['wire_value']})")
+PY
