@@ -4,7 +4,7 @@
 Many of Kyobo's losses to GPS Shogi were once put down to the enemy king running
 out of its castle and into Kyobo's camp, where it can no longer be mated; counted,
 it was about a tenth of them (docs/BENCHMARKS.md). This counts that
-pattern in the PGNs that `tools/match.py --pgn` writes: for each game, the furthest
+pattern in the PGNs of Kyobo's earlier matches (`data/matches/*.pgn`, written by cshogi's referee before the matches moved to shogiarena): for each game, the furthest
 rank each king reached (0: its own back rank, 6-8: the enemy camp) and the result
 for the named engine, counted by whose king got at least `--ranks` ranks out.
 

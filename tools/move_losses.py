@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What each of one player's moves lost, by a reference search: where a weaker engine goes wrong.
 
-Reads the PGN that `tools/match.py --pgn FILE` writes. For every move of the named
+Reads the PGNs of Kyobo's earlier matches (`data/matches/*.pgn`, written by cshogi's referee before the matches moved to shogiarena). For every move of the named
 player from the given ply on, a reference engine (Kyobo in PVS mode by default) searches
 the position before the move and the position after it to a fixed number of nodes
 (deterministic), and the move's loss is the value before less the value after, both

@@ -4,7 +4,7 @@
 Games take hours to say whether a change of search helps; the positions where the
 player lost ground say it in minutes. Three commands:
 
-`make` reads match PGNs (`tools/match.py --pgn FILE`), and for every move of the
+`make` reads the PGNs of Kyobo's earlier matches (`data/matches/*.pgn`, written by cshogi's referee before the matches moved to shogiarena), and for every move of the
 named player from `--from-ply` on, while the game is still open (the reference
 engine's value before the move within `--open` of even), has the reference engine
 (Kyobo in PVS mode, a fixed number of nodes, tables cleared: deterministic) value

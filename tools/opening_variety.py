@@ -2,7 +2,7 @@
 """How many different ways the games of a match opened: the distinct move
 sequences of the first PLIES plies, and for each ply the distinct positions.
 
-Reads the PGN that `tools/match.py --pgn FILE` writes; with several files the
+Reads the PGNs of Kyobo's earlier matches (`data/matches/*.pgn`, written by cshogi's referee before the matches moved to shogiarena); with several files the
 games are taken in the order given. For the book's variety figure:
 
     python3 tools/opening_variety.py /tmp/book-on.pgn --games 50 --plies 16

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The positions where one player of refereed games was to move, with the move it played.
 
-Reads the PGN that `tools/match.py --pgn FILE` writes and prints, for every move of
+Reads the PGNs of Kyobo's earlier matches (`data/matches/*.pgn`, written by cshogi's referee before the matches moved to shogiarena) and prints, for every move of
 the named player (the PGN's "White" or "Black" tag: cshogi calls Sente "White") from
 the given ply on, the position before it and the move:
 

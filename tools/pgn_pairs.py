@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Kyobo's score in a match's PGN files over a slice of the shuffled openings.
 
-`match.py --pairs A:B --seed S` plays the openings A..B of taya36 as shuffled with S;
+The referee of Kyobo's earlier matches (`data/matches/*.pgn`) played, with `--pairs A:B
+--seed S`, the openings A..B of taya36 as shuffled with S;
 this picks the games of a longer run that started from those same openings (the
 first 36 plies), so that two engines can be compared on identical openings and
 colours, e.g. a 100-game run against the 40 games of `--pairs 0:20`:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Positions of refereed games, as training or calibration data for the tuners.
 
-Reads the PGN that `tools/match.py --pgn FILE` writes (cshogi's referee: Sente is
+Reads the PGNs of Kyobo's earlier matches (`data/matches/*.pgn`, written by cshogi's referee before the matches moved to shogiarena) (Sente is
 "White", squares as file letter a-i for files 9-1 and rank digit 1-9 for ranks i-a,
 drops as `P@d9`, promotion as a trailing `+`), replays every game with cshogi and
 prints one line per position from the given ply on, not in check:

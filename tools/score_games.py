@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Kyobo's own score along refereed games, to see where it misjudged a game it lost.
 
-Reads the PGN that `tools/match.py --pgn FILE` writes, and for every position from
+Reads the PGNs of Kyobo's earlier matches (`data/matches/*.pgn`, written by cshogi's referee before the matches moved to shogiarena), and for every position from
 the given ply on where the named player was to move, asks the engine for a search of
 a fixed number of nodes (deterministic) and records the score from that player's
 side (mates as +/-30000). Prints one line per game:
