@@ -5,8 +5,10 @@
 #
 #   testing/ssh-worker.sh [CONFIG [shogiarena options...]]
 #
-# CONFIG is one of testing/'s tournament configurations (default selfplay.yaml,
-# two games: `--tournament games_per_pair=2`); the run gets `instances:` (the
+# CONFIG is one of testing/'s configurations (default selfplay.yaml, two
+# games: `--tournament games_per_pair=2`; generate.yaml makes training data on
+# the workers, then `tools/arena_positions.py RUN/records/*.psv`); the run gets
+# `instances:` (the
 # loopback worker) and `system.instance_scheduling.policy=auto`, which is all
 # an SPRT, a gauntlet or a generation run needs to play on SSH workers
 # (docs/testing.md, "Many machines"). SSH_PORT picks the port (default 2222).
@@ -79,6 +81,7 @@ printf 'instances: [%s]\nsystem:\n  instance_scheduling: {policy: auto}\n' "$wor
   >> "$here/.ssh-run.yaml"
 kind=tournament
 grep -q '^sprt:' "$here/$config" && kind=sprt
+grep -q '^generate:' "$here/$config" && kind=generate
 cd "$here"
 status=0
 run=$root/target/ssh-worker/run-$(date +%Y%m%d-%H%M%S)

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Self-play positions for the NNUE trainer on shogiarena: Kyobo's release
+# build against itself (testing/generate.yaml), then the records as the
+# trainer's lines (tools/arena_positions.py).
+#
+#   testing/generate.sh [shogiarena options...]
+#
+# 1,000 games at 100 ms a move by default (`--generate games=N`). OPENINGS
+# names the openings file as for testing/sprt.sh. The positions are written to
+# RUN/positions.txt, for `kyobo-lab nnue-train --data` (docs/nnue.md). On SSH
+# workers: testing/ssh-worker.sh generate.yaml --generate games=N.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+openings=$(realpath "${OPENINGS:-$root/../shared/data/openings/taya36.sfen}")
+run=$root/target/generate/run-$(date +%Y%m%d-%H%M%S)
+cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p kyobo
+cd "$here"
+shogiarena run generate generate.yaml --run-dir "$run" \
+  --rules "initial_positions.source=$openings" "$@"
+python3 "$root/tools/arena_positions.py" "$run"/records/*.psv > "$run/positions.txt"
+echo "positions: $run/positions.txt"
