@@ -10,13 +10,9 @@
 # RUN/positions.txt, for `kyobo-lab nnue-train --data` (docs/nnue.md). On SSH
 # workers: testing/ssh-worker.sh generate.yaml --generate games=N.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
-openings=$(realpath "${OPENINGS:-$root/../shared/data/openings/taya36.sfen}")
-run=$root/target/generate/run-$(date +%Y%m%d-%H%M%S)
-cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p kyobo
-cd "$here"
-shogiarena run generate generate.yaml --run-dir "$run" \
-  --rules "initial_positions.source=$openings" "$@"
+source "$(dirname "$0")/common.sh"
+run=$(new_run generate)
+build_release
+arena generate generate.yaml "$run" "$@"
 python3 "$root/tools/arena_positions.py" "$run"/records/*.psv > "$run/positions.txt"
 echo "positions: $run/positions.txt"

@@ -8,12 +8,8 @@
 # it prints the run's status: completed and error games, and time losses by
 # side (`timeouts_by_origin`).
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
-openings=$(realpath "${OPENINGS:-$root/../shared/data/openings/taya36.sfen}")
-run=$root/target/selfplay/run-$(date +%Y%m%d-%H%M%S)
-cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p kyobo
-cd "$here"
-shogiarena run tournament selfplay.yaml --run-dir "$run" \
-  --rules "initial_positions.source=$openings" "$@"
+source "$(dirname "$0")/common.sh"
+run=$(new_run selfplay)
+build_release
+arena tournament selfplay.yaml "$run" "$@"
 cat "$run/completion_status.json"

@@ -9,17 +9,12 @@
 # at the end; a value joins the defaults (crates/search/src/pvs/params.rs) only
 # after testing/sprt.sh accepts it.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
-openings=$(realpath "${OPENINGS:-$root/../shared/data/openings/taya36.sfen}")
-run=$root/target/spsa/run-$(date +%Y%m%d-%H%M%S)
-cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p kyobo --features tune \
-  --target-dir "$root/target/tune"
+source "$(dirname "$0")/common.sh"
+run=$(new_run spsa)
+build_release --features tune --target-dir "$root/target/tune"
 mkdir -p "$root/target/spsa/bin"
 cp "$root/target/tune/release/kyobo" "$root/target/spsa/bin/kyobo"
-cd "$here"
-shogiarena run spsa spsa.yaml --run-dir "$run" \
-  --rules "initial_positions.source=$openings" "$@"
+arena spsa spsa.yaml "$run" "$@"
 # The tuned values: each parameter, its value and what the engine is sent.
 python3 - "$run/spsa/accepted-best.json" <<'PY'
 import json, sys

@@ -17,13 +17,11 @@
 # the Python shogiarena's worker runs on (3.12.10 for shogiarena 1.3.2), found
 # or downloaded by uv.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
+source "$(dirname "$0")/common.sh"
 config=${1:-selfplay.yaml}
 shift || true
 [ $# -gt 0 ] || set -- --tournament games_per_pair=2
 port=${SSH_PORT:-2222}
-openings=$(realpath "${OPENINGS:-$root/../shared/data/openings/taya36.sfen}")
 work=$(mktemp -d /tmp/kyobo-ssh-XXXXXX)
 stop() {
   if [ -f "$work/sshd.pid" ]; then kill "$(cat "$work/sshd.pid")" 2>/dev/null || true; fi
@@ -75,18 +73,16 @@ YAML
 
 # The configuration with the worker added, beside the original (its paths are
 # relative to testing/).
-cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p kyobo
+build_release
 cp "$here/$config" "$here/.ssh-run.yaml"
 printf 'instances: [%s]\nsystem:\n  instance_scheduling: {policy: auto}\n' "$work/loopback.yaml" \
   >> "$here/.ssh-run.yaml"
 kind=tournament
 grep -q '^sprt:' "$here/$config" && kind=sprt
 grep -q '^generate:' "$here/$config" && kind=generate
-cd "$here"
 status=0
-run=$root/target/ssh-worker/run-$(date +%Y%m%d-%H%M%S)
-PYTHONWARNINGS=ignore shogiarena run "$kind" .ssh-run.yaml --run-dir "$run" \
-  --rules "initial_positions.source=$openings" "$@" || status=$?
+run=$(new_run ssh-worker)
+arena "$kind" .ssh-run.yaml "$run" "$@" || status=$?
 if [ -f "$run/completion_status.json" ]; then cat "$run/completion_status.json"; fi
 echo "the worker's sshd log:"
 grep -E "Accepted|Disconnected|error|refused|Failed" "$work/sshd.log" | head -20 || true

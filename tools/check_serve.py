@@ -172,12 +172,18 @@ def moves_listed(b):
     return b.js("return [...document.querySelectorAll('#moves li')].map(li => li.textContent);")
 
 
-def play_shogi(b, png_dir):
-    b.choose("variant", "shogi")
+def start_game(b, variant):
+    """A new game of `variant` through the form: the person plays Black, the
+    engine 0.3 s a move."""
+    b.choose("variant", variant)
     b.choose("side", "black")
     b.choose("movetime", "300")
     b.click("#start")
-    b.wait("a game", "return game && game.variant === 'shogi';")
+    b.wait(f"a {variant} game", "return game && game.variant === arguments[0];", variant)
+
+
+def play_shogi(b, png_dir):
+    start_game(b, "shogi")
     # By clicks: the pawn, its one destination highlighted, then the destination.
     b.click("rect[data-sq='7g']")
     targets = b.js("return document.querySelectorAll('#board .target').length;")
@@ -243,11 +249,7 @@ def promotion(b):
 
 
 def play_dobutsu(b, png_dir):
-    b.choose("variant", "dobutsu")
-    b.choose("side", "black")
-    b.choose("movetime", "300")
-    b.click("#start")
-    b.wait("a Dobutsu game", "return game && game.variant === 'dobutsu';")
+    start_game(b, "dobutsu")
     pictures = b.js("return [...document.querySelectorAll('#board .animal-text')].map(t => t.textContent);")
     check(sorted(set(pictures)) == ["キリン", "ゾウ", "ヒヨコ", "ライオン"], f"the animals: {pictures}")
     plies = 0

@@ -113,6 +113,13 @@ impl Server {
         self.request("POST", path, body.as_bytes(), None)
     }
 
+    /// A new game (the request's JSON): the game as the answer gives it.
+    fn new_game(&self, request: &str) -> Value {
+        let answer = self.post("/api/game/new", request);
+        assert_eq!(answer.status, 200, "{}", String::from_utf8_lossy(&answer.body));
+        answer.json()["game"].clone()
+    }
+
     fn game(&self) -> Value {
         self.get("/api/state").json()["play"].clone()
     }
@@ -166,7 +173,7 @@ fn it_says_it_serves_this_machine_only_and_the_page_fetches_nothing_from_elsewhe
 #[test]
 fn a_shogi_game_refuses_illegal_moves_with_the_rule_and_takes_back_resigns_and_records() {
     let s = Server::start();
-    let g = s.post("/api/game/new", NEW_SHOGI).json()["game"].clone();
+    let g = s.new_game(NEW_SHOGI);
     assert_eq!(g["legal"].as_array().map(Vec::len), Some(30));
     assert_eq!((g["human"].as_str(), g["to_move"].as_str()), (Some("black"), Some("black")));
     let refused = s.post("/api/game/move", r#"{"move":"7g7e"}"#);
@@ -258,13 +265,8 @@ fn a_handicap_or_a_position_starts_the_game_and_the_engine_moves_first_when_it_s
     );
 
     // 角落ち: White (the engine) gives the bishop and moves first.
-    let g = s
-        .post(
-            "/api/game/new",
-            r#"{"variant":"shogi","side":"black","movetime_ms":300,"handicap":"角落ち"}"#,
-        )
-        .json()["game"]
-        .clone();
+    let g =
+        s.new_game(r#"{"variant":"shogi","side":"black","movetime_ms":300,"handicap":"角落ち"}"#);
     assert_eq!(g["start"], "角落ち");
     assert_eq!(g["sfen"], "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
     let g = s.engine_done();
@@ -275,7 +277,7 @@ fn a_handicap_or_a_position_starts_the_game_and_the_engine_moves_first_when_it_s
 
     // A silver that may or may not promote on 3c: both moves are offered.
     let sfen = r#"{"variant":"shogi","side":"black","movetime_ms":300,"sfen":"4k4/9/9/6S2/9/9/9/9/4K4 b - 1"}"#;
-    let g = s.post("/api/game/new", sfen).json()["game"].clone();
+    let g = s.new_game(sfen);
     let legal: Vec<&str> =
         g["legal"].as_array().expect("legal").iter().filter_map(Value::as_str).collect();
     assert!(legal.contains(&"3d3c") && legal.contains(&"3d3c+"), "{legal:?}");
@@ -287,10 +289,7 @@ fn a_handicap_or_a_position_starts_the_game_and_the_engine_moves_first_when_it_s
 #[test]
 fn dobutsu_is_played_against_the_search_without_a_database() {
     let s = Server::start();
-    let g = s
-        .post("/api/game/new", r#"{"variant":"dobutsu","side":"white","movetime_ms":300}"#)
-        .json()["game"]
-        .clone();
+    let g = s.new_game(r#"{"variant":"dobutsu","side":"white","movetime_ms":300}"#);
     assert_eq!(g["opponent"], "Kyobo's search (no database)");
     assert_eq!(g["sfen"], "gle/1c1/1C1/ELG b - 1");
     let g = s.engine_done();
@@ -334,7 +333,7 @@ fn dobutsu_with_a_database_is_played_perfectly_from_a_given_position() {
     assert_eq!(s.banner[2], "  Dobutsu: the database's perfect play");
     let request =
         format!(r#"{{"variant":"dobutsu","side":"white","movetime_ms":300,"sfen":"{small}"}}"#);
-    let g = s.post("/api/game/new", &request).json()["game"].clone();
+    let g = s.new_game(&request);
     assert_eq!(g["opponent"], "the perfect player (database)");
     let g = s.engine_done();
     let played = moves_of(&g);
@@ -443,7 +442,7 @@ fn bad_requests_get_a_reason_and_the_server_stays_up() {
     assert_eq!(s.request("POST", "/api/review/open?name=a.kif", &binary, None).status, 400);
     let elsewhere = s.request("GET", "/api/state", b"", Some("attacker.example:80"));
     assert_eq!(elsewhere.status, 403);
-    let g = s.post("/api/game/new", NEW_SHOGI).json()["game"].clone();
+    let g = s.new_game(NEW_SHOGI);
     assert_eq!(g["id"], 1);
     assert_eq!(s.post("/api/game/undo", "").error(), "nothing to take back");
     assert_eq!(s.get("/api/state").status, 200);

@@ -501,17 +501,9 @@ impl Play {
                 }
                 let score = Score::from_value(info.score);
                 let black = if mover == Color::Black { score } else { negate(score) };
-                events.send(&json!({
-                    "type": "info",
-                    "game": job.id,
-                    "depth": info.depth,
-                    "seldepth": info.seldepth,
-                    "nodes": info.nodes,
-                    "nps": info.nps,
-                    "score": crate::analyse_cmd::score_text(black),
-                    "black_chance": win_chance(black),
-                    "pv": records::japanese_line(&pos, &info.pv, None),
-                }));
+                let pv = records::japanese_line(&pos, &info.pv, None);
+                let text = crate::analyse_cmd::score_text(black);
+                events.send(&info_event(job.id, info, text, win_chance(black), pv));
             }),
             Err(_) => return,
         };
@@ -552,17 +544,14 @@ impl Play {
                 let events = Arc::clone(&self.events);
                 let r = engine.search(&game, &limits, signals, &mut |info| {
                     let chance = win_chance(Score::from_value(info.score));
-                    events.send(&json!({
-                        "type": "info",
-                        "game": job.id,
-                        "depth": info.depth,
-                        "seldepth": info.seldepth,
-                        "nodes": info.nodes,
-                        "nps": info.nps,
-                        "score": format!("{} for {}", dobutsu_score(info.score, info.depth), side_name(mover)),
-                        "black_chance": if mover == Color::Black { chance } else { 1.0 - chance },
-                        "pv": info.pv.iter().map(|m| m.long_notation()).collect::<Vec<_>>().join(" "),
-                    }));
+                    let black = if mover == Color::Black { chance } else { 1.0 - chance };
+                    let text = format!(
+                        "{} for {}",
+                        dobutsu_score(info.score, info.depth),
+                        side_name(mover)
+                    );
+                    let pv: Vec<String> = info.pv.iter().map(|m| m.long_notation()).collect();
+                    events.send(&info_event(job.id, info, text, black, pv.join(" ")));
                 });
                 let Some(m) = r.best_move else { return };
                 m
@@ -596,6 +585,28 @@ impl Play {
         }
         self.after_change(&mut slot);
     }
+}
+
+/// An `info` event: an iteration of the engine's search as the page shows it
+/// (`score` in words, Black's winning chances, the line in the game's notation).
+fn info_event<M>(
+    game: u64,
+    info: &search::Info<M>,
+    score: String,
+    black_chance: f64,
+    pv: String,
+) -> Value {
+    json!({
+        "type": "info",
+        "game": game,
+        "depth": info.depth,
+        "seldepth": info.seldepth,
+        "nodes": info.nodes,
+        "nps": info.nps,
+        "score": score,
+        "black_chance": black_chance,
+        "pv": pv,
+    })
 }
 
 /// A Dobutsu search's score in words: a win or loss in so many plies, else
