@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Kyobo's release build against GPS Shogi and Fairy-Stockfish on shogiarena.
+#
+#   testing/gauntlet.sh [shogiarena options...]
+#
+# 200 games against each at 1 s a move by default (`--tournament
+# games_per_pair=N` for fewer). OPENINGS names the openings file as for
+# testing/sprt.sh. Needs Debian's gpsshogi and fairy-stockfish packages.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+run=$(new_run gauntlet)
+# gpsusi writes each setoption into this file and reads it at its next start.
+gps_conf=/usr/share/gpsshogi-data/gpsusi.conf
+saved=$(mktemp)
+if [ -e "$gps_conf" ]; then cp "$gps_conf" "$saved"; had_conf=1; else had_conf=0; fi
+restore() {
+  if [ "$had_conf" = 1 ]; then cp "$saved" "$gps_conf"; else rm -f "$gps_conf"; fi
+  rm -f "$saved"
+}
+trap restore EXIT
+build_release
+arena tournament gauntlet.yaml "$run" "$@"
+cat "$run/completion_status.json"
+echo
+PYTHONWARNINGS=ignore shogiarena results summary "$run" || true
