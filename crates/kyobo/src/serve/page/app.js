@@ -136,15 +136,18 @@ function drawBoard(svg, o) {
       if (targets.has(name)) el('circle', { class: 'target', cx: x + S / 2, cy: y + S / 2, r: S * 0.16 }, svg);
     }
   }
-  if (o.variant === 'shogi') {
-    for (let dc = 0; dc < 9; dc++) {
-      const file = flip ? dc + 1 : 9 - dc;
-      el('text', { class: 'coord', x: g.x0 + dc * S + S / 2, y: g.y0 - 1.6 }, svg, String(file));
-    }
-    for (let dr = 0; dr < 9; dr++) {
-      const rank = flip ? 8 - dr : dr;
-      el('text', { class: 'coord', x: g.x0 + 9 * S + 1.8, y: g.y0 + dr * S + S / 2 }, svg, RANK_KANJI[rank]);
-    }
+  // Coordinates: shogi's files 9-1 and ranks 一-九; Dobutsu's files a-c and
+  // ranks 1-4, as its moves are written (Cb3xb2).
+  const fileName = (c) => (o.variant === 'shogi' ? String(9 - c) : 'abc'[c]);
+  const rankName = (r) => (o.variant === 'shogi' ? RANK_KANJI[r] : String(r + 1));
+  const size = o.variant === 'shogi' ? 2.4 : 3.2;
+  for (let c = 0; c < g.files; c++) {
+    const dc = flip ? g.files - 1 - c : c;
+    el('text', { class: 'coord', x: g.x0 + dc * S + S / 2, y: g.y0 - 1.6, 'font-size': size }, svg, fileName(c));
+  }
+  for (let r = 0; r < g.ranks; r++) {
+    const dr = flip ? g.ranks - 1 - r : r;
+    el('text', { class: 'coord', x: g.x0 + g.files * S + 1.8 + size / 2, y: g.y0 + dr * S + S / 2, 'font-size': size }, svg, rankName(r));
   }
   const bottom = o.viewer === 'white' ? 'white' : 'black';
   const top = bottom === 'black' ? 'white' : 'black';
