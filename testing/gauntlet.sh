@@ -20,6 +20,8 @@ restore() {
 trap restore EXIT
 build_release
 arena tournament gauntlet.yaml "$run" "$@"
+# Nothing to show after --validate-only or --dry-run.
+[ -f "$run/completion_status.json" ] || exit 0
 cat "$run/completion_status.json"
 echo
 PYTHONWARNINGS=ignore shogiarena results summary "$run" || true

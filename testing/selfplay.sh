@@ -12,4 +12,6 @@ source "$(dirname "$0")/common.sh"
 run=$(new_run selfplay)
 build_release
 arena tournament selfplay.yaml "$run" "$@"
+# Nothing to show after --validate-only or --dry-run.
+[ -f "$run/completion_status.json" ] || exit 0
 cat "$run/completion_status.json"
