@@ -4,7 +4,21 @@
 //! rook or bishop left en prise from move 41 on, that move must be the only one
 //! marked `??`.
 
+use crate::common;
+use std::path::Path;
 use std::process::Command;
+
+/// `kyobo analyse ARGS`, which must succeed: what it printed.
+fn analysed(args: &[&str]) -> String {
+    let (ok, stdout, stderr) = common::kyobo(&[&["analyse"], args].concat());
+    assert!(ok, "{stderr}");
+    stdout
+}
+
+/// A scratch path as the argument it is (the scratch folders are UTF-8).
+fn utf8(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
+}
 
 #[test]
 fn the_blunder_is_marked() {
@@ -14,16 +28,16 @@ fn the_blunder_is_marked() {
         .expect("written");
     let out = dir.join("blunder.kifu");
     let html = dir.join("blunder.html");
-    let run = Command::new(env!("CARGO_BIN_EXE_kyobo"))
-        .args(["analyse", "--depth", "4", "--japanese", "--out"])
-        .arg(&out)
-        .arg("--html")
-        .arg(&html)
-        .arg(&game)
-        .output()
-        .expect("kyobo runs");
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let stdout = analysed(&[
+        "--depth",
+        "4",
+        "--japanese",
+        "--out",
+        utf8(&out),
+        "--html",
+        utf8(&html),
+        utf8(&game),
+    ]);
     let blunders: Vec<&str> = stdout.lines().filter(|l| l.contains(" ?? ")).collect();
     assert!(!blunders.is_empty(), "{stdout}");
     assert!(blunders[0].starts_with("move 3 ▲４四角 ??"), "{stdout}");
@@ -99,13 +113,7 @@ fn a_blunder_put_into_a_match_game_is_marked() {
     let path = dir.join("match.usi");
     std::fs::write(&path, format!("position startpos moves {}\n", line.join(" ")))
         .expect("written");
-    let run = Command::new(env!("CARGO_BIN_EXE_kyobo"))
-        .args(["analyse", "--depth", "8"])
-        .arg(&path)
-        .output()
-        .expect("kyobo runs");
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let stdout = analysed(&["--depth", "8", utf8(&path)]);
     // The only blunder marked is the one put in (at depth 8, 2.5 s in release).
     let want = format!("move {blunder_ply} {} ?? ", line[blunder_ply - 1]);
     let blunders: Vec<&str> = stdout.lines().filter(|l| l.contains(" ?? ")).collect();
@@ -174,14 +182,7 @@ fn the_judgements_read_as_they_should() {
     )
     .expect("written");
     let html = dir.join("game.html");
-    let run = Command::new(env!("CARGO_BIN_EXE_kyobo"))
-        .args(["analyse", "--depth", "5", "--html"])
-        .arg(&html)
-        .arg(&game)
-        .output()
-        .expect("kyobo runs");
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let stdout = analysed(&["--depth", "5", "--html", utf8(&html), utf8(&game)]);
     let marked: Vec<&str> = stdout.lines().filter(|l| l.starts_with("move ")).collect();
     assert!(!marked.is_empty(), "{stdout}");
     for line in &marked {
