@@ -63,6 +63,7 @@ use crate::searcher::{
     remake_tables, tables_or_smallest, Algorithm, AllocError, RootMoves, SearchThread, Searcher,
     ThreadContext,
 };
+use crate::time::TimeShares;
 use crate::tt::TranspositionTable;
 use crate::value::Value;
 use table::PositionTable;
@@ -218,6 +219,7 @@ impl<G: Game> Searcher<G> for Abc {
             self.tables = Some(tables_or_smallest(self.hash_mb, 2, AbcTables::try_new));
         }
         if let Some(t) = &self.tables {
+            t.positions.new_search();
             t.quiescence.new_search();
         }
     }
@@ -234,7 +236,22 @@ impl<G: Game> Searcher<G> for Abc {
     fn set_option(&mut self, name: &str, value: i64) -> Result<(), String> {
         self.options.set(name, value)
     }
+
+    /// An iteration is a threshold, not a depth: a mate found by iteration `n`
+    /// may still be refuted by a defence pruned away.
+    fn proves_mates_by_depth(&self) -> bool {
+        false
+    }
+
+    fn time_shares(&self) -> TimeShares {
+        ABC_TIME_SHARES
+    }
 }
+
+/// ABC keeps what a cut-short iteration found (each root move searched is
+/// valued, the best first), so it starts iterations until its time is nearly
+/// spent, where PVS stops at 55 % of it.
+const ABC_TIME_SHARES: TimeShares = TimeShares { next_iteration: 0.9, ..TimeShares::DEFAULT };
 
 /// What [`traced`] found: the root's value and line, and the trace.
 #[derive(Clone, Debug)]

@@ -2,7 +2,7 @@
 //! and the root.
 
 use super::conspiracy::{Child, Conspiracy, Head};
-use super::table::Stored;
+use super::table::{Stored, StoredValue};
 use super::{AbcOptions, AbcTables};
 use crate::game::{rules_end, units, Game, Side};
 use crate::history::{ContinuationHistory, History, QuietStats};
@@ -77,6 +77,8 @@ pub struct AbcCounters {
     /// Nodes whose moves and keys were asked of the position table, and found.
     pub table_probes: u64,
     pub table_hits: u64,
+    /// Nodes whose stored value ended them (the table of bounds).
+    pub table_cuts: u64,
     /// Hits with a key stored as a bound the node's window needed exact, computed
     /// again.
     pub keys_recomputed: u64,
@@ -265,7 +267,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
                 self.prune(&mut head, width);
             }
             if self.options.position_table {
-                self.write_table(key, &head);
+                self.write_table(key, &head, None, ply);
             }
         }
         self.heads[ply] = head;
@@ -358,8 +360,9 @@ impl<'s, G: Game> AbcThread<'s, G> {
             // that child would end at once: the mover's conspiracy depth at beta
             // already reaches its threshold with the keys so far (of which the
             // node keeps at most `width`, one of them searched). The node fails
-            // high with a smaller value than the full search would give, which no
-            // ancestor takes: fail-hard nodes keep alpha over a child's fail-high.
+            // high with a value that is a lower bound of what the full search
+            // would give (the child's key, its value there), which the table
+            // keeps as one.
             // Root children (ply 1) are left out, as the root keeps their values
             // as the next keys.
             let side = head.side;
@@ -422,7 +425,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
     ) -> bool {
         self.counters.table_probes += 1;
         self.stored.clear();
-        if !self.tables.positions.probe(key, &mut self.stored) {
+        if self.tables.positions.probe(key, &mut self.stored).is_none() || self.stored.is_empty() {
             return false;
         }
         let mut moves = std::mem::take(&mut self.moves);
@@ -434,7 +437,8 @@ impl<'s, G: Game> AbcThread<'s, G> {
                 found = false;
                 break;
             };
-            head.children.push(Child { mv: m, key: s.key, bound: s.bound, searching: false });
+            let key = from_tt(s.key, ply as i32);
+            head.children.push(Child { mv: m, key, bound: s.bound, searching: false });
         }
         self.moves = moves;
         if !found {
@@ -445,10 +449,9 @@ impl<'s, G: Game> AbcThread<'s, G> {
         let mut recomputed = false;
         for c in head.children.iter_mut() {
             if !settles(c.key, c.bound, alpha, beta) {
-                // What the kept bound said still holds (a searched value's bound
-                // knows more than the quiescence search).
-                let computed = self.key_of(c.mv, alpha, beta, ply);
-                (c.key, c.bound) = refined(computed, (c.key, c.bound));
+                // The value itself, as this window needs it: a bound kept in its
+                // place would reach a leaf as if it were exact.
+                (c.key, c.bound) = self.key_of(c.mv, alpha, beta, ply);
                 recomputed = true;
             }
         }
@@ -458,26 +461,63 @@ impl<'s, G: Game> AbcThread<'s, G> {
         if recomputed {
             // Stable: equal keys keep the order they were stored in.
             head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
-            self.write_table(key, head);
+            self.write_table(key, head, None, ply);
         }
         true
     }
 
-    fn write_table(&mut self, key: u64, head: &Head<G::Move>) {
+    /// Stores the moves and keys of `head`, the node at `ply`, and its value if
+    /// it has one, for position `key`.
+    fn write_table(
+        &mut self,
+        key: u64,
+        head: &Head<G::Move>,
+        value: Option<StoredValue>,
+        ply: usize,
+    ) {
         self.stored.clear();
         for c in &head.children {
             let code = G::encode_move(c.mv);
             if code == 0 {
                 return; // the game keeps no moves in tables
             }
-            self.stored.push(Stored { code, key: c.key, bound: c.bound });
+            self.stored.push(Stored { code, key: to_tt(c.key, ply as i32), bound: c.bound });
         }
-        self.tables.positions.store(key, &self.stored);
+        self.tables.positions.store(key, value, &self.stored);
+    }
+
+    /// Each side's budget at the node at `ply` with window `(alpha, beta)`: the
+    /// side to move's threshold less its conspiracy depth at β, the opponent's
+    /// less its depth at −α (see [`super::table`]).
+    fn budgets(&self, alpha: Value, beta: Value, ply: usize) -> [i32; 2] {
+        let side = self.game.side_to_move();
+        let heads = &self.heads[..ply];
+        let left = |s: Side, v: Value| {
+            self.conspiracy.thresholds[s.index()] as i32 - self.conspiracy.depth(heads, s, v) as i32
+        };
+        [left(side, beta), left(side.flip(), alpha.saturating_neg())]
+    }
+
+    /// The value of the node at `ply` as the table stores it: `value`, found with
+    /// window `(alpha, beta)` and `budgets`.
+    fn stored_value(
+        value: Value,
+        (alpha, beta): (Value, Value),
+        budgets: [i32; 2],
+        ply: usize,
+    ) -> StoredValue {
+        StoredValue {
+            value: to_tt(value, ply as i32),
+            bound: Bound::of(value, alpha, beta, true),
+            budgets,
+        }
     }
 
     /// The ABC node at `ply`, reached by the move being searched in
-    /// `heads[ply - 1]`, with window `(alpha, beta)`; fail-hard as KFEnd's article
-    /// writes it (the value of a leaf is its key, wherever it lies).
+    /// `heads[ply - 1]`, with window `(alpha, beta)`; fail-soft (KFEnd's article
+    /// writes it fail-hard): the value of a leaf is its key, wherever it lies,
+    /// and an interior node's is the best of its moves', so that the table
+    /// keeps each refuted move with the bound its search proved.
     fn node(&mut self, alpha: Value, beta: Value, ply: usize) -> Value {
         // Step 1. Count the node; give up when told to stop.
         self.ctx.count_node();
@@ -522,15 +562,34 @@ impl<'s, G: Game> AbcThread<'s, G> {
             return v;
         }
 
-        // Step 4. The pass (`ABC_NullMove`), where it holds β on its own.
+        // Step 4. The table of bounds: a value a search with no smaller budgets
+        // found here, where its bound settles the window. Not at the root's
+        // children, whose lines the root reports.
+        let position = self.game.key();
+        let budgets = self.budgets(alpha, beta, ply);
+        if self.options.position_table && ply >= 2 {
+            if let Some(stored) = self.tables.positions.probe_value(position) {
+                let v = from_tt(stored.value, ply_v);
+                let found = StoredValue { value: v, ..stored };
+                if found.cuts(budgets, alpha, beta) {
+                    self.counters.table_cuts += 1;
+                    self.note(ply + 1, || format!("table cut: {v} {:?}", stored.bound));
+                    return v;
+                }
+            }
+        }
+
+        // Step 5. The pass (`ABC_NullMove`), where it holds β on its own.
         if let Some(v) = self.null_move_cut(beta, ply) {
+            self.keep_value(position, v, (alpha, beta), budgets, ply);
             return v;
         }
 
-        // Step 5. The moves and their keys (or the early β-cut).
+        // Step 6. The moves and their keys (or the early β-cut).
         let expanded = self.expand(alpha, beta, ply);
         if let Expanded::Cut(v) = expanded {
             self.note(ply + 1, || format!("early beta-cut: a key of {v} >= beta {}", shown(beta)));
+            self.keep_value(position, v, (alpha, beta), budgets, ply);
             return v;
         }
         if self.ctx.stopped() {
@@ -544,24 +603,28 @@ impl<'s, G: Game> AbcThread<'s, G> {
             self.note(ply + 1, || format!("keys {keys}"));
         }
 
-        // Step 6. The moves in key order, alpha-beta.
-        let mut best = alpha;
+        // Step 7. The moves in key order, alpha-beta, fail-soft: a node that
+        // fails low returns the best of its moves' bounds, so each refuted move
+        // keeps a key of its own.
+        let mut best = -INFINITE;
+        let mut floor = alpha;
         let mut searched = std::mem::take(&mut self.searched[ply]);
         searched.clear();
         for i in 0..self.heads[ply].children.len() {
             let m = self.heads[ply].children[i].mv;
             self.heads[ply].children[i].searching = true;
             self.game.make_move(m);
-            let v = -self.node(-beta, -best, ply + 1);
+            let v = -self.node(-beta, -floor, ply + 1);
             self.game.unmake_move(m);
             self.heads[ply].children[i].searching = false;
             if self.ctx.stopped() {
                 self.searched[ply] = searched;
                 return DRAW;
             }
-            searched.push((v, Bound::of(v, best, beta, true)));
-            if v > best {
-                best = v;
+            searched.push((v, Bound::of(v, floor, beta, true)));
+            best = best.max(v);
+            if v > floor {
+                floor = v;
                 self.plies.extend_line(ply, m);
             }
             if best >= beta {
@@ -574,29 +637,56 @@ impl<'s, G: Game> AbcThread<'s, G> {
                 break;
             }
         }
-        if self.options.searched_keys && self.options.position_table {
-            self.keep_searched_keys(&searched, ply);
+        if self.options.position_table {
+            let value = Self::stored_value(best, (alpha, beta), budgets, ply);
+            self.keep_searched_keys(&searched, ply, position, value);
         }
         self.searched[ply] = searched;
         self.note(ply + 1, || format!("value {best}"));
         best
     }
 
-    /// Rewrites the position table's entry of the node at `ply` with the values
-    /// its search gave the moves it searched (`searched[i]` for the `i`-th child,
+    /// Stores the value `value` of the node at `ply` (position `key`, window
+    /// `window`, budgets `budgets`) that ended before searching its moves,
+    /// keeping the moves and keys stored for it.
+    fn keep_value(
+        &mut self,
+        key: u64,
+        value: Value,
+        window: (Value, Value),
+        budgets: [i32; 2],
+        ply: usize,
+    ) {
+        if self.options.position_table && !self.ctx.stopped() {
+            let stored = Self::stored_value(value, window, budgets, ply);
+            self.tables.positions.store_value(key, stored);
+        }
+    }
+
+    /// Rewrites the position table's entry of the node at `ply` (position
+    /// `key`) with its value and, under `ABC_SearchedKeys`, the values its
+    /// search gave the moves it searched (`searched[i]` for the `i`-th child,
     /// with what each is in the window it had), so that the next iteration
     /// orders and counts them by what the search found: an exact value replaces
     /// the key, a bound replaces it only where the key lies beyond it (a move
     /// the search refuted drops to what it proved, and one that held keeps its
     /// higher estimate).
-    fn keep_searched_keys(&mut self, searched: &[(Value, Bound)], ply: usize) {
+    fn keep_searched_keys(
+        &mut self,
+        searched: &[(Value, Bound)],
+        ply: usize,
+        key: u64,
+        value: StoredValue,
+    ) {
         let mut head = std::mem::replace(&mut self.heads[ply], Head::new(Side::First));
-        for (c, &found) in head.children.iter_mut().zip(searched) {
-            (c.key, c.bound) = refined((c.key, c.bound), found);
+        if self.options.searched_keys {
+            for (c, &found) in head.children.iter_mut().zip(searched) {
+                (c.key, c.bound) = refined((c.key, c.bound), found);
+            }
+            // Stable: equal keys keep their order.
+            head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
         }
-        // Stable: equal keys keep their order.
-        head.children.sort_by_key(|c| std::cmp::Reverse(c.key));
-        self.write_table(self.game.key(), &head);
+        self.write_table(key, &head, Some(value), ply);
         self.heads[ply] = head;
     }
 
@@ -767,7 +857,9 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             self.plies.clear_line(1);
             let alpha = (best - margin).max(-INFINITE);
             let mut v = -self.node(-upper, -alpha, 1);
+            let mut proven_above = None;
             if v >= upper && !self.ctx.stopped() {
+                proven_above = Some(v);
                 upper = INFINITE;
                 self.plies.clear_line(1);
                 v = -self.node(-INFINITE, -alpha, 1);
@@ -775,6 +867,18 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             self.game.unmake_move(m);
             self.heads[0].children[i].searching = false;
             if self.ctx.stopped() {
+                // A move that failed high is at least what it proved, though its
+                // search again was cut short: it stays, as a lower bound.
+                if let Some(at_least) = proven_above {
+                    if let Some(rm) = roots.moves[pv_idx..].iter_mut().find(|r| r.mv == m) {
+                        rm.score = at_least;
+                        rm.bound = Some(Bound::Lower);
+                        rm.pv.truncate(1);
+                        if at_least > best && best != -INFINITE {
+                            roots.best_move_changes += 1.0;
+                        }
+                    }
+                }
                 break;
             }
             let Some(rm) = roots.moves[pv_idx..].iter_mut().find(|r| r.mv == m) else {
@@ -807,6 +911,7 @@ impl<'s, G: Game> SearchThread<'s, G> for AbcThread<'s, G> {
             ("key_searches", c.key_searches),
             ("table_probes", c.table_probes),
             ("table_hits", c.table_hits),
+            ("table_cuts", c.table_cuts),
             ("keys_recomputed", c.keys_recomputed),
             ("early_cuts", c.early_cuts),
             ("keys_saved", c.keys_saved),

@@ -165,7 +165,9 @@ fn main_loop<'s, G: Game, S: Searcher<G>>(
         }
         if timed && !control.poll() {
             let score = roots.moves[0].score;
-            let mate_proven = score.abs() >= MATE_IN_MAX_PLY && MATE - score.abs() <= depth;
+            // A mate in one is proven by any search that found it.
+            let proven_plies = if reporter.searcher.proves_mates_by_depth() { depth } else { 1 };
+            let mate_proven = score.abs() >= MATE_IN_MAX_PLY && MATE - score.abs() <= proven_plies;
             let forced = roots.moves.len() == 1;
             let shares = control.shares();
             let factor = instability_factor(roots.best_move_changes, stable_iterations, &shares);

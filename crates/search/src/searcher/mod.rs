@@ -135,6 +135,14 @@ pub trait Searcher<G: Game>: Send + Sync + 'static {
         TimeShares::DEFAULT
     }
 
+    /// Whether a mate in `n` plies found by iteration `n` or later is proven
+    /// (every defence searched to that depth), so that a timed search may end
+    /// there. Not so for a search whose iteration is no depth (ABC): there
+    /// only a mate in one is taken as proven.
+    fn proves_mates_by_depth(&self) -> bool {
+        true
+    }
+
     /// A reply to expect after `best` when the best line stops at it (for
     /// pondering), if the algorithm knows one.
     fn ponder_hint(&self, _root: &G, _best: G::Move) -> Option<G::Move> {
