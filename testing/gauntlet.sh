@@ -5,7 +5,9 @@
 #
 # 200 games against each at 1 s a move by default (`--tournament
 # games_per_pair=N` for fewer). OPENINGS names the openings file as for
-# testing/sprt.sh. Needs Debian's gpsshogi and fairy-stockfish packages.
+# testing/sprt.sh. GAUNTLET names another configuration in testing/:
+# `GAUNTLET=abc-gauntlet.yaml` plays ABC mode against Fairy-Stockfish. Needs
+# Debian's gpsshogi and fairy-stockfish packages.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 run=$(new_run gauntlet)
@@ -19,7 +21,7 @@ restore() {
 }
 trap restore EXIT
 build_release
-arena tournament gauntlet.yaml "$run" "$@"
+arena tournament "${GAUNTLET:-gauntlet.yaml}" "$run" "$@"
 # Nothing to show after --validate-only or --dry-run.
 [ -f "$run/completion_status.json" ] || exit 0
 cat "$run/completion_status.json"
