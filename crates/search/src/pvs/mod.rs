@@ -7,6 +7,7 @@
 //! - `root`: the aspiration loop and the root node;
 //! - `node`: the node search, step by step.
 
+mod conspiracy;
 mod node;
 pub mod params;
 mod root;
@@ -30,10 +31,14 @@ pub struct Pvs {
 
 impl Pvs {
     /// PVS as the engine's registry knows it: its name, and its parameters as
-    /// options only in a tuning build (`--features tune`).
+    /// options, the tunable ones only in a tuning build (`--features tune`).
     pub const ALGORITHM: Algorithm = Algorithm {
         name: "PVS",
-        options: if cfg!(feature = "tune") { PvsParams::OPTIONS } else { &[] },
+        options: if cfg!(feature = "tune") {
+            PvsParams::OPTIONS
+        } else {
+            PvsParams::OPTIONS.split_at(PvsParams::OPTIONS.len() - params::USER_OPTIONS).1
+        },
     };
 
     /// PVS whose table (`hash_mb` MiB) is made by the first `set_hash_mb` or search.
