@@ -8,6 +8,9 @@
 # `startpos moves ...` line each). GAMES caps the run (default 2000). Further
 # arguments go to `shogiarena run sprt`, e.g.
 # `--rules time_control.time_ms=10000 time_control.byoyomi_ms=0 time_control.increment_ms=100`.
+# NEW_OPTIONS gives the change's engine USI options the base lacks
+# (`NEW_OPTIONS="PVS_ConspiracyDepth=1" testing/sprt.sh HEAD` tests an option
+# against the same build without it).
 # Both engines are release builds; the run's directory is printed at the start.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -26,4 +29,17 @@ git -C "$root" worktree add --quiet --detach "$tree" "$base"
 CARGO_TARGET_DIR=$out/base-build cargo build --release --quiet --manifest-path "$tree/Cargo.toml" -p kyobo
 cp "$out/base-build/release/kyobo" "$out/kyobo-base"
 
-arena sprt sprt.yaml "$(new_run sprt)" --games "$games" "$@"
+config=sprt.yaml
+if [ -n "${NEW_OPTIONS:-}" ]; then
+  # The change's engine with its options, and a configuration that names it.
+  cp "$here/engines/kyobo-new.yaml" "$out/kyobo-new.yaml"
+  sed -i "s#^engine_path: .*#engine_path: \"$out/kyobo-new\"#" "$out/kyobo-new.yaml"
+  for option in $NEW_OPTIONS; do
+    echo "  ${option%%=*}: ${option#*=}" >>"$out/kyobo-new.yaml"
+  done
+  # A configuration's paths are read from its own folder.
+  sed -e "s#engines/kyobo-new.yaml#$out/kyobo-new.yaml#" \
+    -e "s#engines/kyobo-base.yaml#$here/engines/kyobo-base.yaml#" "$here/sprt.yaml" >"$out/sprt.yaml"
+  config=$out/sprt.yaml
+fi
+arena sprt "$config" "$(new_run sprt)" --games "$games" "$@"

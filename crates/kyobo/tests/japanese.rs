@@ -59,7 +59,9 @@ fn kyobo_tree_prints_a_shogi_positions_moves_in_japanese() {
     assert!(!traced.contains("5c5b"), "{traced}");
     // ABC's trace: the root keys, each move entered and each node's keys.
     let abc = kyobo(&["tree", "--sfen", GOLD_MATE, "--algo", "abc", "--trace", "--japanese"]);
-    assert!(abc.contains("; root keys ▲５二金 31999, ▲５二歩成 "), "{abc}");
+    // The root's keys are the last iteration's values, the mate first; the
+    // refuted moves follow, each with the bound its search proved.
+    assert!(abc.contains("; root keys ▲５二金 31999, ▲５八玉 "), "{abc}");
     assert!(abc.contains("\n  ▲５二歩成 by First, key "), "{abc}");
     assert!(abc.contains("\n    keys △同　玉 "), "{abc}");
     assert!(abc.contains("\n    △同　玉 by Second, key "), "{abc}");

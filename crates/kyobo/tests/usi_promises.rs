@@ -138,13 +138,14 @@ fn the_abc_page_lists_each_default_as_declared() {
 }
 
 /// Every option the engine declares is a row of docs/usi.md's table or, for the
-/// families that table sends elsewhere (`ABC_…`; `Book…`, `RandomOpening…`), of
-/// docs/abc.md's or docs/book.md's: the docs and the declarations cannot drift
-/// apart.
+/// families that table sends elsewhere (`ABC_…`; `Book…`, `RandomOpening…`;
+/// PVS's `PVS_…` and, in a tuning build, `Tune_…`), of docs/abc.md's,
+/// docs/book.md's or docs/tuning.md's: the docs and the declarations cannot
+/// drift apart.
 #[test]
 fn every_declared_option_is_in_a_docs_table() {
     let mut documented: Vec<String> = Vec::new();
-    for page in ["usi.md", "abc.md", "book.md"] {
+    for page in ["usi.md", "abc.md", "book.md", "tuning.md"] {
         for (names, _) in option_rows(&docs_page(page)) {
             documented.extend(names.into_iter().filter(|n| !n.contains('…')));
         }
