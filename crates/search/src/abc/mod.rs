@@ -84,10 +84,6 @@ crate::spin_options! {
         /// Moves a node keeps by key.
         width: usize = ("ABC_Width", 12, 1, table::MAX_MOVES as i64 - 3,
             "moves a node keeps by key (KFEnd: about 10)");
-        /// Moves a node keeps by key at plies 1 and 2 (KFEnd set the width by
-        /// depth).
-        near_width: usize = ("ABC_NearWidth", 12, 1, table::MAX_MOVES as i64 - 3,
-            "moves a node keeps by key at plies 1 and 2 (KFEnd: by depth)");
         /// Tactical moves a node keeps beyond its width.
         captures: usize = ("ABC_Captures", 3, 0, 3,
             "tactical moves a node keeps beyond its width");

@@ -224,7 +224,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         let in_check = self.game.in_check();
         let (first, quiet) = self.split_for_keys(&moves, in_check, ply);
         let total = moves.len();
-        let width = self.width_at(ply);
+        let width = self.options.width;
         let mut keys = KeysSoFar { best: Vec::with_capacity(width + 1), computed: 0 };
         let node = ((alpha, beta), ply, in_check);
         let mut cut = self.take_keys(&moves, &first, node, &mut head, &mut keys);
@@ -304,7 +304,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         ply: usize,
     ) -> (Vec<usize>, Vec<usize>) {
         self.generated.clear();
-        let all = in_check || ply == 0 || moves.len() <= self.width_at(ply);
+        let all = in_check || ply == 0 || moves.len() <= self.options.width;
         (0..moves.len()).partition(|&i| {
             let m = moves[i];
             all || self.game.is_tactical(m) || self.game.gives_check(m)
@@ -367,7 +367,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
             // as the next keys.
             let side = head.side;
             let others = head.count_above(beta.saturating_sub(self.conspiracy.delta));
-            let here = self.conspiracy.sfunc(others.min(self.width_at(ply) - 1));
+            let here = self.conspiracy.sfunc(others.min(self.options.width - 1));
             if self.depth_above(side, beta, ply) + here >= self.conspiracy.thresholds[side.index()]
             {
                 self.counters.early_cuts += 1;
@@ -377,18 +377,8 @@ impl<'s, G: Game> AbcThread<'s, G> {
         }
         head.children.push(Child { mv: m, key, bound, searching: false });
         self.generated.push(i);
-        Self::note_key(&mut keys.best, self.width_at(ply), key);
+        Self::note_key(&mut keys.best, self.options.width, key);
         None
-    }
-
-    /// The moves a node at `ply` keeps by key: `ABC_NearWidth` at plies 1 and
-    /// 2, where a move pruned loses the most, `ABC_Width` below.
-    fn width_at(&self, ply: usize) -> usize {
-        if ply <= 2 {
-            self.options.near_width
-        } else {
-            self.options.width
-        }
     }
 
     /// Keeps `best` the `width` best keys found so far, best first; the last is
