@@ -9,7 +9,7 @@
 # arguments go to `shogiarena run sprt`, e.g.
 # `--rules time_control.time_ms=10000 time_control.byoyomi_ms=0 time_control.increment_ms=100`.
 # NEW_OPTIONS gives the change's engine USI options the base lacks
-# (`NEW_OPTIONS="PVS_ConspiracyDepth=1" testing/sprt.sh HEAD` tests an option
+# (`NEW_OPTIONS="BadShapeCheck=true" testing/sprt.sh HEAD` tests an option
 # against the same build without it).
 # Both engines are release builds; the run's directory is printed at the start.
 set -euo pipefail

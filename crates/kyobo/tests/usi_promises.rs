@@ -139,9 +139,8 @@ fn the_abc_page_lists_each_default_as_declared() {
 
 /// Every option the engine declares is a row of docs/usi.md's table or, for the
 /// families that table sends elsewhere (`ABC_…`; `Book…`, `RandomOpening…`;
-/// PVS's `PVS_…` and, in a tuning build, `Tune_…`), of docs/abc.md's,
-/// docs/book.md's or docs/tuning.md's: the docs and the declarations cannot
-/// drift apart.
+/// in a tuning build, `Tune_…`), of docs/abc.md's, docs/book.md's or
+/// docs/tuning.md's: the docs and the declarations cannot drift apart.
 #[test]
 fn every_declared_option_is_in_a_docs_table() {
     let mut documented: Vec<String> = Vec::new();

@@ -7,7 +7,6 @@
 //! - `root`: the aspiration loop and the root node;
 //! - `node`: the node search, step by step.
 
-mod conspiracy;
 mod node;
 pub mod params;
 mod root;
@@ -31,14 +30,10 @@ pub struct Pvs {
 
 impl Pvs {
     /// PVS as the engine's registry knows it: its name, and its parameters as
-    /// options, the tunable ones only in a tuning build (`--features tune`).
+    /// options only in a tuning build (`--features tune`).
     pub const ALGORITHM: Algorithm = Algorithm {
         name: "PVS",
-        options: if cfg!(feature = "tune") {
-            PvsParams::OPTIONS
-        } else {
-            PvsParams::OPTIONS.split_at(PvsParams::OPTIONS.len() - params::USER_OPTIONS).1
-        },
+        options: if cfg!(feature = "tune") { PvsParams::OPTIONS } else { &[] },
     };
 
     /// PVS whose table (`hash_mb` MiB) is made by the first `set_hash_mb` or search.

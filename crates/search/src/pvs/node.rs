@@ -3,7 +3,6 @@
 //! Every margin is written in hundredths of the game's unit (`units`), so each
 //! game is pruned on its own scale.
 
-use super::conspiracy;
 use super::worker::Worker;
 use crate::game::{rules_end, units, Game};
 use crate::history::ContinuationRow;
@@ -163,7 +162,6 @@ impl<G: Game> Worker<'_, G> {
         let mut quiets_tried: [G::Move; 32] = [G::Move::default(); 32];
         let mut quiet_count = 0usize;
         let original_alpha = alpha;
-        let siblings = self.siblings(&node, excluding);
 
         while let Some(m) = picker.next(&self.game, &self.stats(node.rows)) {
             if m == excluded {
@@ -205,13 +203,6 @@ impl<G: Game> Worker<'_, G> {
                     }
                     Singular::Cut(_) | Singular::Neither => {}
                 }
-            }
-
-            // Conspiracy depth: a forced move costs less than a ply (after the
-            // singular test, whose search writes the next ply's frame).
-            self.stack[ply + 1].carry = self.stack[ply].carry;
-            if let Some(siblings) = &siblings {
-                extension = extension.max(self.conspiracy_extension(&node, m, siblings));
             }
 
             // Step 11c. The move: late moves reduced, the rest with a null window
@@ -265,43 +256,6 @@ impl<G: Game> Worker<'_, G> {
         best
     }
 
-    /// Conspiracy depth (`PVS_ConspiracyDepth`): the steps of the keys of the
-    /// node's moves, where its moves may be extended (from depth 2, within
-    /// PVS's bound on extensions, not in a singular test).
-    fn siblings(&mut self, node: &Node, excluding: bool) -> Option<conspiracy::Siblings> {
-        if self.params.conspiracy_depth == 0
-            || excluding
-            || node.depth < 2
-            || node.ply as i32 >= 2 * self.root_depth
-        {
-            return None;
-        }
-        let mut moves = std::mem::take(&mut self.moves);
-        moves.clear();
-        self.game.legal_moves(&mut moves);
-        let delta = units::<G>(self.params.conspiracy_delta);
-        let siblings = conspiracy::Siblings::of(&self.game, &moves, delta);
-        self.moves = moves;
-        Some(siblings)
-    }
-
-    /// Whether `m` is extended by a ply under conspiracy depth, its charge
-    /// carried down the line (into the next ply's frame).
-    fn conspiracy_extension(
-        &mut self,
-        node: &Node,
-        m: G::Move,
-        siblings: &conspiracy::Siblings,
-    ) -> i32 {
-        let delta = units::<G>(self.params.conspiracy_delta);
-        let step = conspiracy::step(&self.game, m, delta);
-        let cap = usize::try_from(self.params.conspiracy_cap).unwrap_or(1);
-        let charge = conspiracy::charge(siblings.alternatives(step), cap);
-        let (extend, carry) = conspiracy::carried(self.stack[node.ply].carry, charge);
-        self.stack[node.ply + 1].carry = carry;
-        i32::from(extend)
-    }
-
     /// Step 9: the null move. `Some(value)` when passing fails high.
     fn null_move(&mut self, node: &Node, beta: Value) -> Option<Value> {
         let (ply, depth) = (node.ply, node.depth);
@@ -319,7 +273,6 @@ impl<G: Game> Worker<'_, G> {
         self.game.make_null_move();
         self.stack[ply + 1].after_null = true;
         self.stack[ply + 1].moved = super::worker::NO_MOVE;
-        self.stack[ply + 1].carry = self.stack[ply].carry;
         let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !node.cut_node);
         self.stack[ply + 1].after_null = false;
         self.game.unmake_null_move();

@@ -2,8 +2,7 @@
 //! step, a line of documentation) so that a tuner can move them over USI. The
 //! engine lists them as USI options (`Tune_…`) only in a tuning build
 //! (`--features tune`), so that a user's option list stays short; the defaults
-//! are the engine's. The last few (`PVS_…`) choose a search policy and are a
-//! user's options in every build.
+//! are the engine's.
 
 use crate::time::TimeShares;
 
@@ -74,20 +73,8 @@ crate::spin_options! {
             "time: per cent of the optimum once it has held six");
         time_next_iteration: i32 = ("Tune_TimeNextIteration", 55, 20, 100, step 5,
             "time: no iteration starts past this per cent of the stretched optimum");
-        /// Conspiracy depth as the depth policy (`pvs::conspiracy`); the last
-        /// [`USER_OPTIONS`] parameters are a user's options in every build.
-        conspiracy_depth: i32 = ("PVS_ConspiracyDepth", 0, 0, 1,
-            "conspiracy depth: a move costs a quarter ply to a full ply by how many siblings' keys are within Δ of its own (0: off)");
-        conspiracy_delta: i32 = ("PVS_ConspiracyDelta", 200, 10, 5000,
-            "conspiracy depth: Δ, in centipawns");
-        conspiracy_cap: i32 = ("PVS_ConspiracyCap", 3, 1, 20,
-            "conspiracy depth: SFunc's cap, the alternatives that make a full ply");
     }
 }
-
-/// How many of [`PvsParams::OPTIONS`], the last ones, a user sees in every
-/// build (the rest only in a tuning build).
-pub const USER_OPTIONS: usize = 3;
 
 impl PvsParams {
     /// The time manager's shares these parameters set.

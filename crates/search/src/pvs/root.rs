@@ -74,7 +74,6 @@ impl<G: Game> Worker<'_, G> {
             static_eval: if in_check { NONE } else { self.game.evaluate() },
             after_null: false,
             moved: NO_MOVE,
-            carry: 0,
         };
         let pv_idx = roots.pv_idx;
         for i in pv_idx..roots.moves.len() {
@@ -86,7 +85,6 @@ impl<G: Game> Worker<'_, G> {
             self.game.make_move(m);
             self.tt.prefetch(self.game.key());
             self.stack[1].after_null = false;
-            self.stack[1].carry = 0;
             self.plies.clear_line(1);
             let mut v;
             if first {

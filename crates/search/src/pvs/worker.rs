@@ -18,16 +18,13 @@ pub(super) struct Frame {
     pub after_null: bool,
     /// The `continuation_index` of the move into this ply (`NO_MOVE`: root or null).
     pub moved: usize,
-    /// Quarter plies the line to this ply saved under conspiracy depth, not
-    /// yet spent on an extension.
-    pub carry: i32,
 }
 
 pub(super) const NO_MOVE: usize = usize::MAX;
 
 impl Default for Frame {
     fn default() -> Frame {
-        Frame { static_eval: NONE, after_null: false, moved: NO_MOVE, carry: 0 }
+        Frame { static_eval: NONE, after_null: false, moved: NO_MOVE }
     }
 }
 
@@ -56,8 +53,6 @@ pub struct Worker<'s, G: Game> {
     /// Per ply, the move a singular-extension search leaves out (default: none).
     pub(super) excluded: Vec<G::Move>,
     pub(super) stack: Vec<Frame>,
-    /// A node's legal moves, for conspiracy depth's count of them.
-    pub(super) moves: Vec<G::Move>,
     /// The iteration's depth: extensions stop at twice this ply.
     pub(super) root_depth: i32,
     reductions: Vec<[u8; 64]>,
@@ -85,7 +80,6 @@ impl<'s, G: Game> Worker<'s, G> {
             plies: PlyStack::new(plies),
             excluded: vec![G::Move::default(); plies],
             stack: vec![Frame::default(); plies],
-            moves: Vec::with_capacity(256),
             root_depth: 1,
             reductions: params.reductions(),
             params,
