@@ -256,9 +256,14 @@ impl PositionTable {
     /// Stores the node's value for `key`, keeping the moves and keys stored
     /// for it (none where nothing was).
     pub fn store_value(&self, key: u64, value: StoredValue) {
-        let mut moves = Vec::new();
-        let _ = self.probe(key, &mut moves);
-        self.store(key, Some(value), &moves);
+        let Some((entry, words)) = self.find(key) else {
+            self.store(key, Some(value), &[]);
+            return;
+        };
+        // Only the node's word changes; the check word follows it.
+        let node = pack_node(Some(value), self.generation.load(Relaxed));
+        entry.0[1].store(node, Relaxed);
+        entry.0[0].store(words[0] ^ words[1] ^ node, Relaxed);
     }
 
     /// Permille of the first thousand entries in use.
