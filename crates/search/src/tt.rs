@@ -36,6 +36,18 @@ impl Bound {
             Bound::Upper
         }
     }
+
+    /// Whether `value`, a value of this kind, decides a node of window
+    /// (`alpha`, `beta`) as the exact value would: exact, a lower bound at or
+    /// above beta, an upper bound at or below alpha.
+    #[inline]
+    pub fn settles(self, value: Value, alpha: Value, beta: Value) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => value >= beta,
+            Bound::Upper => value <= alpha,
+        }
+    }
 }
 
 /// What a probe found.

@@ -78,12 +78,7 @@ impl StoredValue {
     pub fn cuts(&self, budgets: [i32; 2], alpha: Value, beta: Value) -> bool {
         let clamped = budgets.map(clamp_budget);
         let deep_enough = clamped[0] <= self.budgets[0] && clamped[1] <= self.budgets[1];
-        deep_enough
-            && match self.bound {
-                Bound::Exact => true,
-                Bound::Lower => self.value >= beta,
-                Bound::Upper => self.value <= alpha,
-            }
+        deep_enough && self.bound.settles(self.value, alpha, beta)
     }
 }
 
@@ -278,7 +273,7 @@ impl PositionTable {
 mod tests {
     use super::*;
 
-    const EXACT_7: Stored = Stored { code: 7, key: 300, bound: Bound::Lower };
+    const MOVE_7: Stored = Stored { code: 7, key: 300, bound: Bound::Lower };
 
     #[test]
     fn entries_are_three_cache_lines() {
@@ -291,7 +286,7 @@ mod tests {
         let mut out = Vec::new();
         assert_eq!(t.probe(42, &mut out), None);
         let stored = [
-            EXACT_7,
+            MOVE_7,
             Stored { code: 9, key: -32000, bound: Bound::Exact },
             Stored { code: 1, key: 0, bound: Bound::Upper },
             Stored { code: 4, key: -50, bound: Bound::Lower },
@@ -326,18 +321,18 @@ mod tests {
         assert!(std::ptr::eq(t.pair(1), t.pair(2)));
         let deep = StoredValue { value: 10, bound: Bound::Exact, budgets: [5, 5] };
         let shallow = StoredValue { budgets: [1, 2], ..deep };
-        t.store(1, Some(deep), &[EXACT_7]);
-        t.store(2, Some(shallow), &[EXACT_7]);
+        t.store(1, Some(deep), &[MOVE_7]);
+        t.store(2, Some(shallow), &[MOVE_7]);
         assert!(t.probe(1, &mut Vec::new()).is_some());
         assert!(t.probe(2, &mut Vec::new()).is_some());
         // A third position replaces the shallower.
-        t.store(3, None, &[EXACT_7]);
+        t.store(3, None, &[MOVE_7]);
         assert_eq!(t.probe(1, &mut Vec::new()), Some(Some(deep)));
         assert_eq!(t.probe(2, &mut Vec::new()), None);
         // After a new search, an entry of the old one goes first, however deep.
         t.new_search();
-        t.store(3, Some(shallow), &[EXACT_7]);
-        t.store(4, None, &[EXACT_7]);
+        t.store(3, Some(shallow), &[MOVE_7]);
+        t.store(4, None, &[MOVE_7]);
         assert_eq!(t.probe(1, &mut Vec::new()), None);
         assert_eq!(t.probe(3, &mut Vec::new()), Some(Some(shallow)));
         assert!(t.probe(4, &mut Vec::new()).is_some());

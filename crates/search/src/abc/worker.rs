@@ -21,17 +21,6 @@ fn shown(v: Value) -> String {
     }
 }
 
-/// Whether a key `key` that is `bound` serves a node of window `(alpha, beta)`
-/// as if it were exact: a lower bound at or above beta, an upper bound at or
-/// below alpha, say all the node's search needs of it.
-fn settles(key: Value, bound: Bound, alpha: Value, beta: Value) -> bool {
-    match bound {
-        Bound::Exact => true,
-        Bound::Lower => key >= beta,
-        Bound::Upper => key <= alpha,
-    }
-}
-
 /// A move's key `(key, bound)` after its search found `(value, bound)`: an exact
 /// value replaces the key; a bound replaces it only where the key lies beyond it
 /// (a move the search refuted drops to what the search proved; one that held
@@ -448,7 +437,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
         self.counters.table_hits += 1;
         let mut recomputed = false;
         for c in head.children.iter_mut() {
-            if !settles(c.key, c.bound, alpha, beta) {
+            if !c.bound.settles(c.key, alpha, beta) {
                 // The value itself, as this window needs it: a bound kept in its
                 // place would reach a leaf as if it were exact.
                 (c.key, c.bound) = self.key_of(c.mv, alpha, beta, ply);
@@ -566,7 +555,9 @@ impl<'s, G: Game> AbcThread<'s, G> {
         // found here, where its bound settles the window. Not at the root's
         // children, whose lines the root reports.
         let position = self.game.key();
-        let budgets = self.budgets(alpha, beta, ply);
+        // Only the table reads them.
+        let budgets =
+            if self.options.position_table { self.budgets(alpha, beta, ply) } else { [0; 2] };
         if self.options.position_table && ply >= 2 {
             if let Some(stored) = self.tables.positions.probe_value(position) {
                 let v = from_tt(stored.value, ply_v);
@@ -1008,14 +999,14 @@ mod tests {
     #[test]
     fn a_kept_bound_serves_only_windows_it_settles() {
         // Computed with window (-100, 100): the key 3227 means "at least 100".
-        assert!(settles(3227, Bound::Lower, -100, 100));
-        assert!(settles(3227, Bound::Lower, -500, 50));
+        assert!(Bound::Lower.settles(3227, -100, 100));
+        assert!(Bound::Lower.settles(3227, -500, 50));
         // A window reaching above 100 needs the value itself.
-        assert!(!settles(3227, Bound::Lower, 0, 4000));
-        assert!(!settles(150, Bound::Lower, 100, 200));
+        assert!(!Bound::Lower.settles(3227, 0, 4000));
+        assert!(!Bound::Lower.settles(150, 100, 200));
         // An upper bound of -300 serves windows whose alpha is at least -300.
-        assert!(settles(-300, Bound::Upper, -300, 0));
-        assert!(!settles(-300, Bound::Upper, -400, 0));
-        assert!(settles(7, Bound::Exact, 100, 200));
+        assert!(Bound::Upper.settles(-300, -300, 0));
+        assert!(!Bound::Upper.settles(-300, -400, 0));
+        assert!(Bound::Exact.settles(7, 100, 200));
     }
 }

@@ -423,10 +423,5 @@ enum Prune {
 /// Whether a stored result decides the node: exact, or a bound on the right side
 /// of the window.
 fn cuts(e: TtEntry, ply: i32, alpha: Value, beta: Value) -> bool {
-    let v = from_tt(e.value, ply);
-    match e.bound {
-        Bound::Exact => true,
-        Bound::Lower => v >= beta,
-        Bound::Upper => v <= alpha,
-    }
+    e.bound.settles(from_tt(e.value, ply), alpha, beta)
 }
