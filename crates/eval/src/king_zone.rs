@@ -60,7 +60,11 @@ fn box_place(sq: Square, king: Square, owner: Color) -> usize {
 /// evaluation visits them at every node.
 struct BoxSquares {
     len: usize,
-    squares: [u8; 24],
+    /// The lowest square index of the box: the box spans at most 41 bits from it
+    /// (four files of nine and four ranks), so one 64-bit word holds it.
+    base: u32,
+    /// Each square's index less `base`.
+    offsets: [u8; 24],
     places: [u8; 24],
 }
 
@@ -70,9 +74,11 @@ fn box_squares(owner: Color, king: Square) -> &'static BoxSquares {
         let mut t = Vec::with_capacity(2 * 81);
         for color in Color::ALL {
             for k in Square::all() {
-                let mut b = BoxSquares { len: 0, squares: [0; 24], places: [0; 24] };
-                for sq in two_step_box(k) & !Bitboard::from_square(k) {
-                    b.squares[b.len] = sq.index() as u8;
+                let squares = two_step_box(k) & !Bitboard::from_square(k);
+                let base = squares.0.trailing_zeros();
+                let mut b = BoxSquares { len: 0, base, offsets: [0; 24], places: [0; 24] };
+                for sq in squares {
+                    b.offsets[b.len] = (sq.index() as u32 - base) as u8;
                     b.places[b.len] = box_place(sq, k, color) as u8;
                     b.len += 1;
                 }
@@ -179,15 +185,17 @@ fn for_each_box_square(
     droppable: bool,
     mut visit: impl FnMut(usize, usize),
 ) {
-    // Each square's state from its bits in the six bitboards.
-    let (a1, a2) = (attack.once25.0, attack.twice25.0);
-    let (d1, d2) = (defence.once25.0, defence.twice25.0);
-    let (own, theirs) = (pos.pieces(color).0, pos.pieces(color.flip()).0);
-    let base = usize::from(droppable) * 27;
+    // Each square's state from its bits in the six bitboards, each shifted once
+    // into a 64-bit word from the box's lowest square (cheaper than 128-bit shifts).
     let squares = box_squares(color, ksq);
+    let word = |b: Bitboard| (b.0 >> squares.base) as u64;
+    let (a1, a2) = (word(attack.once25), word(attack.twice25));
+    let (d1, d2) = (word(defence.once25), word(defence.twice25));
+    let (own, theirs) = (word(pos.pieces(color)), word(pos.pieces(color.flip())));
+    let base = usize::from(droppable) * 27;
     for j in 0..squares.len {
-        let i = squares.squares[j];
-        let bit = |b: u128| ((b >> i) & 1) as usize;
+        let i = squares.offsets[j];
+        let bit = |b: u64| ((b >> i) & 1) as usize;
         let on = bit(own) + 2 * bit(theirs);
         let state = base + (bit(a1) + bit(a2)) * 9 + (bit(d1) + bit(d2)) * 3 + on;
         visit(usize::from(squares.places[j]), state);
@@ -363,7 +371,9 @@ mod tests {
         let b = box_squares(Color::White, sq("5a"));
         assert_eq!(b.len, 14);
         for j in 0..b.len {
-            let s = Square::all().nth(usize::from(b.squares[j])).unwrap();
+            let index = b.base as usize + usize::from(b.offsets[j]);
+            assert!(index - (b.base as usize) < 41);
+            let s = Square::all().nth(index).unwrap();
             assert_eq!(usize::from(b.places[j]), box_place(s, sq("5a"), Color::White));
         }
     }
