@@ -245,6 +245,24 @@ pub fn place(piece: Square, king: Square, owner: Color) -> usize {
     df * 17 + (dr + 8) as usize
 }
 
+/// [`place`] of every square from every king square, by owner
+/// (`[owner][king][piece]`): the evaluation looks up two places for each piece at
+/// every node.
+fn places() -> &'static [[[u8; 81]; 81]; 2] {
+    static PLACES_TABLE: OnceLock<[[[u8; 81]; 81]; 2]> = OnceLock::new();
+    PLACES_TABLE.get_or_init(|| {
+        let mut t = [[[0; 81]; 81]; 2];
+        for owner in Color::ALL {
+            for king in Square::all() {
+                for piece in Square::all() {
+                    t[owner.index()][king.index()][piece.index()] = place(piece, king, owner) as u8;
+                }
+            }
+        }
+        t
+    })
+}
+
 /// Every piece by where it stands relative to both kings, from Black's side: guards
 /// around their own king, attackers around the enemy king (see `OWN_KING_PLACE`,
 /// `ENEMY_KING_PLACE`).
@@ -268,10 +286,14 @@ pub fn for_each_placed_piece(pos: &Position, mut visit: impl FnMut(usize, usize,
         return;
     };
     let kings = pos.pieces_of_kind(PieceKind::King);
+    let table = places();
     for (color, own, enemy, sign) in [(Color::Black, bk, wk, 1), (Color::White, wk, bk, -1)] {
+        let (own_places, enemy_places) =
+            (&table[color.index()][own.index()], &table[color.index()][enemy.index()]);
         for sq in pos.pieces(color) & !kings {
             let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn).index();
-            visit(kind, place(sq, own, color), place(sq, enemy, color), sign);
+            let i = sq.index();
+            visit(kind, usize::from(own_places[i]), usize::from(enemy_places[i]), sign);
         }
     }
 }
@@ -292,6 +314,18 @@ mod tests {
         assert_eq!(place(sq("5e"), sq("5h"), Color::Black), 5);
         assert_eq!(place(sq("1a"), sq("5i"), Color::Black), 4 * 17);
         assert_eq!(place(sq("9i"), sq("1a"), Color::Black), PLACES - 1);
+    }
+
+    #[test]
+    fn the_table_of_places_agrees_with_place() {
+        for owner in Color::ALL {
+            for king in Square::all() {
+                for piece in Square::all() {
+                    let stored = places()[owner.index()][king.index()][piece.index()];
+                    assert_eq!(usize::from(stored), place(piece, king, owner));
+                }
+            }
+        }
     }
 
     #[test]
