@@ -25,8 +25,9 @@ impl std::fmt::Debug for EvalCache {
     }
 }
 
-/// Slots of the evaluation cache (16 bytes each: 1 MiB).
-const EVAL_CACHE_SLOTS: usize = 1 << 16;
+/// Slots of the evaluation cache (16 bytes each: 128 KiB, which stays in the
+/// second-level cache; 1 MiB searched about 1 % fewer nodes a second).
+const EVAL_CACHE_SLOTS: usize = 1 << 13;
 
 impl Clone for EvalCache {
     fn clone(&self) -> Self {
