@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# SPSA over PVS's parameters on shogiarena, with Kyobo's tuning build.
+# SPSA over PVS's parameters and the evaluation's king-danger scales on
+# shogiarena, with Kyobo's tuning build.
 #
 #   testing/spsa.sh [shogiarena options...]
 #
 # 2,000 updates of one game pair each at 200 ms a move by default
 # (`--spsa num_updates=N` for fewer). OPENINGS names the openings file as for
 # testing/sprt.sh. The tuned values (RUN/spsa/accepted-best.json) are printed
-# at the end; a value joins the defaults (crates/search/src/pvs/params.rs) only
-# after testing/sprt.sh accepts it.
+# at the end; a value joins the defaults (crates/search/src/pvs/params.rs,
+# crates/shogi-game/src/eval_scales.rs) only after testing/sprt.sh accepts it.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 run=$(new_run spsa)

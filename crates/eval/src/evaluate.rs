@@ -1,8 +1,8 @@
 //! The static evaluation from the side to move's point of view.
 
 use crate::incremental::Sums;
-use crate::king_safety::king_proximity;
-use crate::king_zone::king_safety_both;
+use crate::king_safety::{king_proximity, DangerWeights, DANGER};
+use crate::king_zone::{king_safety_both, king_safety_both_with};
 use crate::mobility::slider_mobility;
 use crate::phase::{blend, TEMPO};
 use crate::threats::threats;
@@ -13,8 +13,18 @@ use shogi::{Color, Position};
 /// a pair of its base and phase weights, blended once at the phase of the progress
 /// (see [`crate::phase`]).
 pub fn evaluate(pos: &Position, incremental: Sums) -> i32 {
-    let black =
-        incremental.score + king_safety_both(pos) + king_proximity(pos) + slider_mobility(pos);
+    evaluate_with(pos, incremental, &DANGER)
+}
+
+/// [`evaluate`] with the king-danger weights `danger` in place of [`DANGER`] (a
+/// tuner's, see `shogi_game::EvalScales`). Inlined into [`evaluate`], where the
+/// compiled-in weights are constants.
+#[inline(always)]
+pub fn evaluate_with(pos: &Position, incremental: Sums, danger: &DangerWeights) -> i32 {
+    let black = incremental.score
+        + king_safety_both_with(pos, danger)
+        + king_proximity(pos)
+        + slider_mobility(pos);
     let v = match pos.side_to_move() {
         Color::Black => black,
         Color::White => -black,

@@ -12,7 +12,7 @@
 //! are linear in tuned tables.
 
 use crate::king_safety::{
-    danger_from_scan, scan_both_zones, scan_zone, two_step_box, ZoneScan, DANGER,
+    danger_from_scan, scan_both_zones, scan_zone, two_step_box, DangerWeights, ZoneScan, DANGER,
 };
 use crate::phase::{pair_rows, pairs, Pair};
 use crate::weights::{self, phase};
@@ -219,35 +219,48 @@ fn value(f: ZoneFeature) -> Pair {
 /// enemy's pieces serves both.
 #[inline]
 pub fn king_safety(pos: &Position, color: Color) -> Pair {
-    let Some(ksq) = pos.king_square(color) else {
-        return 0;
-    };
-    let attack = scan_zone(pos, color.flip(), ksq, Some(&DANGER.attack));
-    let defence = scan_zone(pos, color, ksq, None);
-    safety_from_scans(pos, color, ksq, &attack, &defence)
+    king_safety_with(pos, color, &DANGER)
 }
 
 /// `king_safety(Black) - king_safety(White)`, with one pass over each side's pieces
 /// for both kings' zones (what the evaluation calls).
 #[inline]
 pub fn king_safety_both(pos: &Position) -> Pair {
-    let (Some(bk), Some(wk)) = (pos.king_square(Color::Black), pos.king_square(Color::White))
-    else {
-        return king_safety(pos, Color::Black) - king_safety(pos, Color::White);
-    };
-    let (black_defence, black_attack) = scan_both_zones(pos, Color::Black, bk, wk, &DANGER.attack);
-    let (white_defence, white_attack) = scan_both_zones(pos, Color::White, wk, bk, &DANGER.attack);
-    safety_from_scans(pos, Color::Black, bk, &white_attack, &black_defence)
-        - safety_from_scans(pos, Color::White, wk, &black_attack, &white_defence)
+    king_safety_both_with(pos, &DANGER)
 }
 
-#[inline]
+/// [`king_safety_both`] with the danger weights `w` (a tuner's). Inlined, so that
+/// the compiled-in weights are constants in the evaluation.
+#[inline(always)]
+pub fn king_safety_both_with(pos: &Position, w: &DangerWeights) -> Pair {
+    let (Some(bk), Some(wk)) = (pos.king_square(Color::Black), pos.king_square(Color::White))
+    else {
+        return king_safety_with(pos, Color::Black, w) - king_safety_with(pos, Color::White, w);
+    };
+    let (black_defence, black_attack) = scan_both_zones(pos, Color::Black, bk, wk, &w.attack);
+    let (white_defence, white_attack) = scan_both_zones(pos, Color::White, wk, bk, &w.attack);
+    safety_from_scans(pos, Color::Black, bk, &white_attack, &black_defence, w)
+        - safety_from_scans(pos, Color::White, wk, &black_attack, &white_defence, w)
+}
+
+/// [`king_safety`] with the danger weights `w`.
+fn king_safety_with(pos: &Position, color: Color, w: &DangerWeights) -> Pair {
+    let Some(ksq) = pos.king_square(color) else {
+        return 0;
+    };
+    let attack = scan_zone(pos, color.flip(), ksq, Some(&w.attack));
+    let defence = scan_zone(pos, color, ksq, None);
+    safety_from_scans(pos, color, ksq, &attack, &defence, w)
+}
+
+#[inline(always)]
 fn safety_from_scans(
     pos: &Position,
     color: Color,
     ksq: Square,
     attack: &ZoneScan,
     defence: &ZoneScan,
+    w: &DangerWeights,
 ) -> Pair {
     let mut zone: Pair = 0;
     let droppable =
@@ -256,7 +269,7 @@ fn safety_from_scans(
     for_each_box_square(pos, color, ksq, attack, defence, droppable, |place, state| {
         zone += KING_BOX[place][state]
     });
-    zone - Pair::from(danger_from_scan(pos, color, ksq, attack, &DANGER))
+    zone - Pair::from(danger_from_scan(pos, color, ksq, attack, w))
 }
 
 /// One king-zone feature (see the tables in `crate::weights`).

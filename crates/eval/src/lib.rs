@@ -36,7 +36,7 @@ pub mod see;
 pub mod threats;
 pub mod weights;
 
-pub use evaluate::evaluate;
+pub use evaluate::{evaluate, evaluate_with};
 
 /// The largest value, either way, an evaluation returns: below every mate value of
 /// the search (`search::value::MATE_IN_MAX_PLY`, checked by `shogi-game`'s tests).

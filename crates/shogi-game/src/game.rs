@@ -2,6 +2,7 @@
 //! the declaration rule and the move limit.
 
 use eval::incremental;
+use eval::king_safety::{DangerWeights, DANGER};
 use eval::nnue::{Network, NnueStack};
 use eval::see;
 use search::{Game, Outcome, RepetitionStatus, Side, Value};
@@ -65,6 +66,9 @@ pub struct ShogiGame {
     /// The network that evaluates instead of the handcrafted evaluation, with its
     /// accumulators (updated when a position is evaluated, hence the cell).
     nnue: Option<RefCell<NnueStack>>,
+    /// A tuner's king-danger weights for the handcrafted evaluation; `None`:
+    /// the compiled-in ones, whose constants the evaluation folds in.
+    danger: Option<DangerWeights>,
     /// The handcrafted evaluation's recent values.
     eval_cache: EvalCache,
 }
@@ -80,7 +84,19 @@ impl ShogiGame {
             entering_king_rule: EnteringKingRule::Point27,
             max_moves_to_draw: 0,
             nnue: None,
+            danger: None,
             eval_cache: EvalCache::default(),
+        }
+    }
+
+    /// Evaluates with the king-danger weights of `scales` from now on (the
+    /// handcrafted evaluation; see [`crate::EvalScales`]).
+    pub fn set_eval_scales(&mut self, scales: &crate::EvalScales) {
+        let danger = Some(scales.danger()).filter(|d| *d != DANGER);
+        if danger != self.danger {
+            self.danger = danger;
+            // Values kept under the old weights are stale.
+            self.eval_cache = EvalCache::default();
         }
     }
 
@@ -172,8 +188,10 @@ impl Game for ShogiGame {
         if let Some(nnue) = &self.nnue {
             return nnue.borrow_mut().evaluate(&self.pos);
         }
-        self.eval_cache.get_or(self.pos.key(), || {
-            eval::evaluate(&self.pos, self.sums.last().copied().unwrap_or_default())
+        let sums = self.sums.last().copied().unwrap_or_default();
+        self.eval_cache.get_or(self.pos.key(), || match &self.danger {
+            None => eval::evaluate(&self.pos, sums),
+            Some(danger) => eval::evaluate_with(&self.pos, sums, danger),
         })
     }
 
@@ -358,5 +376,26 @@ mod tests {
             game.unmake_move(m);
             assert_eq!(game.evaluate(), fresh(&game));
         }
+    }
+
+    /// Tuned danger scales evaluate with their weights, not with values the
+    /// cache kept under the old ones.
+    #[test]
+    fn eval_scales_change_the_evaluation_at_once() {
+        shogi::attacks::init();
+        // Black's dragon next to White's king, two golds in Black's hand.
+        let pos = Position::from_sfen("4k4/9/5+R3/9/9/9/9/9/4K4 b 2G 1").unwrap();
+        let mut game = ShogiGame::new(pos.clone());
+        let compiled_in = game.evaluate();
+        assert_eq!(compiled_in, eval::evaluate(&pos, incremental::full(&pos)));
+        let mut scales = crate::EvalScales::default();
+        scales.set("Tune_DangerAttack", 300).unwrap();
+        game.set_eval_scales(&scales);
+        let tuned = eval::evaluate_with(&pos, incremental::full(&pos), &scales.danger());
+        assert_eq!(game.evaluate(), tuned);
+        // More weight on the attack: White's king in more danger, Black better.
+        assert!(tuned > compiled_in, "{tuned} vs {compiled_in}");
+        game.set_eval_scales(&crate::EvalScales::default());
+        assert_eq!(game.evaluate(), compiled_in);
     }
 }

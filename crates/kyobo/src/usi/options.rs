@@ -10,7 +10,9 @@ use super::book::BookOptions;
 use super::command::excerpt;
 use super::declare::{usi_options, FromValue, Kind, Value};
 use search::engine::{algorithm_option, ALGORITHMS};
+use search::options::Spin;
 use shogi::EnteringKingRule;
+use shogi_game::EvalScales;
 
 /// `EvalFile`'s and `EvalDir`'s value that means the handcrafted evaluation.
 pub const NO_EVAL_FILE: &str = "none";
@@ -124,6 +126,19 @@ usi_options! {
         algorithm_values: Vec<(&'static str, i64)> = algorithm_defaults();
         /// The opening book and the opening variety without one (docs/book.md).
         book: BookOptions = BookOptions::default();
+        /// The handcrafted evaluation's king-danger scales (`Tune_Danger…`,
+        /// listed in a tuning build only).
+        eval_scales: EvalScales = EvalScales::default();
+    }
+}
+
+/// The evaluation's tunable scales as USI options: listed in a tuning build
+/// (`--features tune`) only, as PVS's parameters are.
+fn eval_scale_options() -> &'static [Spin] {
+    if cfg!(feature = "tune") {
+        EvalScales::OPTIONS
+    } else {
+        &[]
     }
 }
 
@@ -158,6 +173,7 @@ impl Options {
         let tunables: Vec<serde_json::Value> = ALGORITHMS
             .iter()
             .flat_map(|a| a.options)
+            .chain(eval_scale_options())
             .filter_map(|s| {
                 let step = s.step?;
                 Some(serde_json::json!({
@@ -188,6 +204,7 @@ impl Options {
             .iter()
             .map(|d| d.usi_line())
             .chain(ALGORITHMS.iter().flat_map(|a| a.options).map(|s| s.usi_line()))
+            .chain(eval_scale_options().iter().map(|s| s.usi_line()))
             .chain(BookOptions::DECLARED.iter().map(|d| d.usi_line()))
             .collect()
     }
@@ -202,6 +219,7 @@ impl Options {
             .map(|d| d.name)
             .find(|n| n.eq_ignore_ascii_case(name))
             .or_else(|| algorithm_option(name).map(|s| s.name))
+            .or_else(|| search::options::find(eval_scale_options(), name).map(|s| s.name))
     }
 
     /// Applies `setoption`; on error nothing changes. Names and the values of
@@ -220,6 +238,12 @@ impl Options {
                 slot.1 = v;
             }
             return Ok(());
+        }
+        if eval_scale_options().iter().any(|s| s.name == name) {
+            let quoted = excerpt(value);
+            let v: i64 =
+                value.parse().map_err(|_| format!("{name} needs a number, not '{quoted}'"))?;
+            return self.eval_scales.set(name, v);
         }
         if BookOptions::DECLARED.iter().any(|d| d.name == name) {
             return self.book.set_declared(name, value);
@@ -353,6 +377,7 @@ mod tests {
             ("book.md", "book", doc_table(BookOptions::DECLARED)),
             ("abc.md", "abc", search::options::markdown_table(search::abc::AbcOptions::OPTIONS)),
             ("tuning.md", "pvs", search::options::markdown_table(PvsParams::OPTIONS)),
+            ("tuning.md", "eval", search::options::markdown_table(EvalScales::OPTIONS)),
         ];
         for (page, name, declared) in tables {
             assert_eq!(
@@ -385,9 +410,33 @@ mod tests {
             )
         );
         assert_eq!(lmr["schedule"]["c_end"], 15);
+        let scale = tunables.iter().find(|t| t["id"] == "Tune_DangerScale").expect("danger");
+        assert_eq!(
+            (&scale["default"], &scale["min"]),
+            (&serde_json::json!(12), &serde_json::json!(1))
+        );
         assert!(tunables
             .iter()
             .all(|t| t["id"].as_str().is_some_and(|id| id.starts_with("Tune_"))));
+    }
+
+    /// The evaluation's scales are options of a tuning build only; there they
+    /// are checked like any other.
+    #[test]
+    fn eval_scales_are_set_in_a_tuning_build_only() {
+        let mut o = Options::default();
+        let set = o.set("tune_dangerscale", Some("20"));
+        if !cfg!(feature = "tune") {
+            assert!(set.unwrap_err().contains("unknown option"));
+            assert_eq!(o, Options::default());
+            return;
+        }
+        assert!(set.is_ok());
+        assert_eq!(o.eval_scales.scale, 20);
+        assert!(o.set("Tune_DangerScale", Some("0")).is_err());
+        assert!(o.set("Tune_DangerScale", Some("lots")).is_err());
+        assert_eq!(o.eval_scales.scale, 20);
+        assert!(Options::declarations().iter().any(|l| l.contains("name Tune_DangerCap ")));
     }
 
     #[test]

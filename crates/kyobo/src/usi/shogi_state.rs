@@ -233,6 +233,7 @@ impl GameVariant for ShogiState {
             warning("the NNUE network evaluates only positions of the standard set of pieces; searching with the handcrafted evaluation");
         }
         game.set_network_scale(options.fv_scale);
+        game.set_eval_scales(&options.eval_scales);
 
         let limited = limits.depth.is_some() || limits.nodes.is_some() || limits.uses_clock();
         let open_ended = params.infinite || params.ponder || !limited;
