@@ -2,7 +2,7 @@
 //! escapes are tried cheapest first (king steps, capture of the checker, then
 //! interpositions) and the first one found ends the test.
 
-use shogi::attacks::{between, king_attacks, piece_attacks};
+use shogi::attacks::{between, king_attacks, line, piece_attacks};
 use shogi::movegen::{generate_checks, MoveList};
 use shogi::{Bitboard, Move, PieceKind, Position, Square};
 
@@ -115,19 +115,26 @@ fn flight_squares(pos: &Position) -> Option<(Square, Bitboard)> {
 /// where it stands, with the lines the move opens (a piece left at `from` only
 /// sees less than before, so the square stays free of it). `false` means "make
 /// the move and see".
+///
+/// A piece put on `to` only blocks lines, so a free square the moved piece does
+/// not attack stays free unless the move opens a line to it through `from`: only
+/// squares in line with `from` are tested again (none after a drop).
 fn keeps_a_flight_square(pos: &Position, m: Move, ksq: Square, free: Bitboard) -> bool {
     let us = pos.side_to_move();
     let to = Bitboard::from_square(m.to());
     let mut occ = pos.occupied() | to;
-    let kind = if m.is_drop() {
-        m.moved_kind()
+    let (kind, from) = if m.is_drop() {
+        (m.moved_kind(), None)
     } else {
         occ ^= Bitboard::from_square(m.from());
-        m.kind_after()
+        (m.kind_after(), Some(m.from()))
     };
     let occ = occ ^ Bitboard::from_square(ksq);
     let candidates = free & !to & !piece_attacks(us, kind, m.to(), occ);
-    candidates.into_iter().any(|sq| !pos.is_attacked(us, sq, occ))
+    let Some(from) = from else {
+        return candidates.is_nonempty();
+    };
+    candidates.into_iter().any(|sq| line(sq, from).is_empty() || !pos.is_attacked(us, sq, occ))
 }
 
 #[cfg(test)]
