@@ -23,7 +23,7 @@ pub fn evaluate(pos: &Position, incremental: Sums) -> i32 {
 pub fn evaluate_with(pos: &Position, incremental: Sums, danger: &DangerWeights) -> i32 {
     let black = incremental.score
         + king_safety_both_with(pos, danger)
-        + king_proximity(pos)
+        + incremental.proximity
         + slider_mobility(pos);
     let v = match pos.side_to_move() {
         Color::Black => black,

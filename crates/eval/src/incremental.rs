@@ -1,9 +1,12 @@
-//! The terms that change only where a piece moves: material, piece-square and hand.
-//! They are summed once per position set-up and then updated move by move.
+//! The terms that change only where a piece moves: material, piece-square and hand,
+//! and every piece's place relative to both kings (which a king's move changes for
+//! every piece). They are summed once per position set-up and then updated move by
+//! move.
 
+use crate::king_safety::{king_proximity, king_proximity_with, placed_value};
 use crate::params;
 use crate::phase::{pair, Pair};
-use shogi::{Color, Move, PieceKind, Position, Square};
+use shogi::{Bitboard, Color, Move, PieceKind, Position, Square};
 use std::sync::OnceLock;
 
 /// The incremental part of the evaluation: the material, piece-square and hand sum as
@@ -13,13 +16,19 @@ use std::sync::OnceLock;
 pub struct Sums {
     pub score: Pair,
     pub progress: i32,
+    /// [`king_proximity`]: every piece by its place relative to both kings.
+    pub proximity: Pair,
 }
 
 impl std::ops::Add for Sums {
     type Output = Sums;
     #[inline]
     fn add(self, o: Sums) -> Sums {
-        Sums { score: self.score + o.score, progress: self.progress + o.progress }
+        Sums {
+            score: self.score + o.score,
+            progress: self.progress + o.progress,
+            proximity: self.proximity + o.proximity,
+        }
     }
 }
 
@@ -27,7 +36,11 @@ impl std::ops::Sub for Sums {
     type Output = Sums;
     #[inline]
     fn sub(self, o: Sums) -> Sums {
-        Sums { score: self.score - o.score, progress: self.progress - o.progress }
+        Sums {
+            score: self.score - o.score,
+            progress: self.progress - o.progress,
+            proximity: self.proximity - o.proximity,
+        }
     }
 }
 
@@ -67,6 +80,7 @@ fn tables() -> &'static Tables {
                     indices.iter().map(|&i| phase[i]).sum(),
                 ),
             progress: indices.iter().map(|&i| progress[i]).sum(),
+            proximity: 0,
         };
         let mut idx = Vec::new();
         let mut board = vec![Sums::default(); 2 * PieceKind::NUM * 81];
@@ -123,25 +137,74 @@ pub fn full(pos: &Position) -> Sums {
             sum += hand_term(color, kind, pos.hand(color).count(kind));
         }
     }
+    sum.proximity = king_proximity(pos);
     sum
 }
 
-/// How the sum changes when the side to move of `pos` plays `m` (before it is made).
+/// The sums after the side to move of `pos` plays `m`, from `sums`, those of
+/// `pos` (before the move is made).
 #[inline]
-pub fn delta(pos: &Position, m: Move) -> Sums {
+pub fn after(sums: Sums, pos: &Position, m: Move) -> Sums {
+    let mut next = sums + delta(pos, m);
+    if !m.is_drop() && m.moved_kind() == PieceKind::King {
+        // Every piece's place changes: summed again, where the king will stand.
+        if let (Some(bk), Some(wk)) = (pos.king_square(Color::Black), pos.king_square(Color::White))
+        {
+            let (bk, wk) = match pos.side_to_move() {
+                Color::Black => (m.to(), wk),
+                Color::White => (bk, m.to()),
+            };
+            next.proximity = king_proximity_with(pos, bk, wk, Bitboard::from_square(m.to()));
+        }
+    }
+    next
+}
+
+/// How the sum changes when the side to move of `pos` plays `m` (before it is
+/// made), but for the places of a king's move (see [`after`]).
+#[inline]
+fn delta(pos: &Position, m: Move) -> Sums {
+    let us = pos.side_to_move();
+    let to = m.to();
+    let mut d = if m.is_drop() {
+        let kind = m.moved_kind();
+        let n = pos.hand(us).count(kind);
+        board_term(us, kind, to) + hand_term(us, kind, n - 1) - hand_term(us, kind, n)
+    } else {
+        let mut d = board_term(us, m.kind_after(), to) - board_term(us, m.moved_kind(), m.from());
+        if let Some(captured) = m.captured() {
+            let base = captured.unpromote();
+            let n = pos.hand(us).count(base);
+            d += hand_term(us, base, n + 1) - hand_term(us, base, n);
+            d -= board_term(us.flip(), captured, to);
+        }
+        d
+    };
+    d.proximity = proximity_delta(pos, m);
+    d
+}
+
+/// How [`king_proximity`] changes with `m` (before it is made): the moved,
+/// dropped and captured pieces' places (0 without both kings, whose proximity is
+/// 0; a king's move is left to [`after`]).
+#[inline]
+fn proximity_delta(pos: &Position, m: Move) -> Pair {
+    let (Some(bk), Some(wk)) = (pos.king_square(Color::Black), pos.king_square(Color::White))
+    else {
+        return 0;
+    };
     let us = pos.side_to_move();
     let to = m.to();
     if m.is_drop() {
-        let kind = m.moved_kind();
-        let n = pos.hand(us).count(kind);
-        return board_term(us, kind, to) + hand_term(us, kind, n - 1) - hand_term(us, kind, n);
+        return placed_value(us, m.moved_kind(), to, bk, wk);
     }
-    let mut d = board_term(us, m.kind_after(), to) - board_term(us, m.moved_kind(), m.from());
+    if m.moved_kind() == PieceKind::King {
+        return 0;
+    }
+    let mut d = placed_value(us, m.kind_after(), to, bk, wk)
+        - placed_value(us, m.moved_kind(), m.from(), bk, wk);
     if let Some(captured) = m.captured() {
-        let base = captured.unpromote();
-        let n = pos.hand(us).count(base);
-        d += hand_term(us, base, n + 1) - hand_term(us, base, n);
-        d -= board_term(us.flip(), captured, to);
+        d -= placed_value(us.flip(), captured, to, bk, wk);
     }
     d
 }
@@ -169,7 +232,7 @@ mod tests {
                 }
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let m = moves[(seed >> 33) as usize % moves.len()];
-                sum += delta(&pos, m);
+                sum = after(sum, &pos, m);
                 pos.do_move(m);
                 assert_eq!(sum, full(&pos), "{}", pos.to_sfen());
             }

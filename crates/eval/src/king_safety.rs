@@ -275,6 +275,38 @@ pub fn king_proximity(pos: &Position) -> Pair {
     sum
 }
 
+/// One piece's share of [`king_proximity`] (signed, from Black's side): `owner`'s
+/// `kind` (not a king) on `sq`, with Black's king on `bk` and White's on `wk`.
+#[inline]
+pub fn placed_value(owner: Color, kind: PieceKind, sq: Square, bk: Square, wk: Square) -> Pair {
+    let (own, enemy, sign) = match owner {
+        Color::Black => (bk, wk, 1),
+        Color::White => (wk, bk, -1),
+    };
+    let table = &places()[owner.index()];
+    let (own_place, enemy_place) = (
+        usize::from(table[own.index()][sq.index()]),
+        usize::from(table[enemy.index()][sq.index()]),
+    );
+    Pair::from(sign)
+        * (OWN_KING_PLACE[kind.index()][own_place] + ENEMY_KING_PLACE[kind.index()][enemy_place])
+}
+
+/// [`king_proximity`] with the kings on `bk` and `wk` and the pieces on `gone`
+/// left out: the value after a king's move (to `bk` or `wk`, capturing on `gone`),
+/// computed before it is made.
+pub fn king_proximity_with(pos: &Position, bk: Square, wk: Square, gone: Bitboard) -> Pair {
+    let kings = pos.pieces_of_kind(PieceKind::King);
+    let mut sum = 0;
+    for color in Color::ALL {
+        for sq in pos.pieces(color) & !kings & !gone {
+            let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn);
+            sum += placed_value(color, kind, sq, bk, wk);
+        }
+    }
+    sum
+}
+
 /// Calls `visit(kind index, place from its own king, place from the enemy king,
 /// sign)` for every piece on the board but the kings, +1 for Black's and -1 for
 /// White's: the pieces the king-place tables value. The engine ([`king_proximity`])

@@ -166,7 +166,7 @@ impl Game for ShogiGame {
 
     #[inline]
     fn make_move(&mut self, m: Move) {
-        let sum = self.sums.last().copied().unwrap_or_default() + incremental::delta(&self.pos, m);
+        let sum = incremental::after(self.sums.last().copied().unwrap_or_default(), &self.pos, m);
         self.sums.push(sum);
         if let Some(nnue) = &mut self.nnue {
             nnue.get_mut().make_move(&self.pos, m);
