@@ -108,19 +108,19 @@ impl CheckInfo {
 /// The squares within `r` files and `r` ranks of each square.
 const fn boxes(r: i32) -> [Bitboard; 81] {
     let mut table = [Bitboard::EMPTY; 81];
-    let mut sq = 0;
+    let mut sq: i32 = 0;
     while sq < 81 {
-        let (f, k) = ((sq / 9) as i32, (sq % 9) as i32);
+        let (f, k) = (sq / 9, sq % 9);
         let mut bits = 0u128;
-        let mut to = 0;
+        let mut to: i32 = 0;
         while to < 81 {
-            let (tf, tk) = ((to / 9) as i32, (to % 9) as i32);
+            let (tf, tk) = (to / 9, to % 9);
             if (tf - f).abs() <= r && (tk - k).abs() <= r {
                 bits |= 1u128 << to;
             }
             to += 1;
         }
-        table[sq] = Bitboard(bits);
+        table[sq as usize] = Bitboard(bits);
         sq += 1;
     }
     table
