@@ -2,7 +2,7 @@
 
 use crate::incremental::Sums;
 use crate::king_safety::{king_proximity, DangerWeights, DANGER};
-use crate::king_zone::{king_safety_both, king_safety_both_with};
+use crate::king_zone::{king_safety_both, safety_and_mobility};
 use crate::mobility::slider_mobility;
 use crate::phase::{blend, TEMPO};
 use crate::threats::threats;
@@ -21,10 +21,8 @@ pub fn evaluate(pos: &Position, incremental: Sums) -> i32 {
 /// compiled-in weights are constants.
 #[inline(always)]
 pub fn evaluate_with(pos: &Position, incremental: Sums, danger: &DangerWeights) -> i32 {
-    let black = incremental.score
-        + king_safety_both_with(pos, danger)
-        + incremental.proximity
-        + slider_mobility(pos);
+    let (safety, mobility) = safety_and_mobility(pos, danger);
+    let black = incremental.score + safety + incremental.proximity + mobility;
     let v = match pos.side_to_move() {
         Color::Black => black,
         Color::White => -black,

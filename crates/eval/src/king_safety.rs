@@ -148,7 +148,9 @@ pub(crate) fn scan_zone(
 /// What `side`'s pieces do around both kings in one pass: the first scan is its
 /// own king's zone on `own` (no weights: the defence), the second the enemy king's
 /// zone on `enemy` (with the danger weights). Each piece's attacks are computed
-/// once; the scans equal [`scan_zone`]'s.
+/// once; the scans equal [`scan_zone`]'s. Every slider is among the pieces
+/// scanned, so the pass also sums `side`'s slider mobility (from its own side:
+/// `crate::mobility::slider_mobility`'s share of `side`).
 #[inline]
 pub(crate) fn scan_both_zones(
     pos: &Position,
@@ -156,7 +158,7 @@ pub(crate) fn scan_both_zones(
     own: Square,
     enemy: Square,
     weights: &[i32; 15],
-) -> (ZoneScan, ZoneScan) {
+) -> (ZoneScan, ZoneScan, Pair) {
     let zones = [
         (king_attacks(own), king_attacks(own) | Bitboard::from_square(own)),
         (king_attacks(enemy), king_attacks(enemy) | Bitboard::from_square(enemy)),
@@ -166,11 +168,14 @@ pub(crate) fn scan_both_zones(
         two_step_box(enemy) & !Bitboard::from_square(enemy),
     ];
     let occ = pos.occupied();
-    let candidates = pos.pieces(side) & within_reach(pos, &[own, enemy]);
+    let ours = pos.pieces(side);
+    let candidates = ours & within_reach(pos, &[own, enemy]);
     let mut scans = [ZoneScan::default(); 2];
+    let mut mobility = 0;
     for sq in candidates {
         let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn);
         let attacks = piece_attacks(side, kind, sq, occ);
+        mobility += crate::mobility::mobility_value(kind, attacks & !ours);
         for (i, ((next, zone), scan)) in zones.iter().zip(scans.iter_mut()).enumerate() {
             let far = attacks & boxes25[i];
             scan.twice25 |= scan.once25 & far;
@@ -187,7 +192,7 @@ pub(crate) fn scan_both_zones(
             }
         }
     }
-    (scans[0], scans[1])
+    (scans[0], scans[1], mobility)
 }
 
 /// The danger penalty of `color`'s king on `ksq`, given the scan of the enemy's

@@ -229,18 +229,30 @@ pub fn king_safety_both(pos: &Position) -> Pair {
     king_safety_both_with(pos, &DANGER)
 }
 
-/// [`king_safety_both`] with the danger weights `w` (a tuner's). Inlined, so that
-/// the compiled-in weights are constants in the evaluation.
-#[inline(always)]
+/// [`king_safety_both`] with the danger weights `w` (a tuner's).
+#[inline]
 pub fn king_safety_both_with(pos: &Position, w: &DangerWeights) -> Pair {
+    safety_and_mobility(pos, w).0
+}
+
+/// [`king_safety_both_with`] and [`crate::mobility::slider_mobility`] (both from
+/// Black's side), from one pass over each side's pieces. Inlined, so that the
+/// compiled-in weights are constants in the evaluation.
+#[inline(always)]
+pub fn safety_and_mobility(pos: &Position, w: &DangerWeights) -> (Pair, Pair) {
     let (Some(bk), Some(wk)) = (pos.king_square(Color::Black), pos.king_square(Color::White))
     else {
-        return king_safety_with(pos, Color::Black, w) - king_safety_with(pos, Color::White, w);
+        let safety =
+            king_safety_with(pos, Color::Black, w) - king_safety_with(pos, Color::White, w);
+        return (safety, crate::mobility::slider_mobility(pos));
     };
-    let (black_defence, black_attack) = scan_both_zones(pos, Color::Black, bk, wk, &w.attack);
-    let (white_defence, white_attack) = scan_both_zones(pos, Color::White, wk, bk, &w.attack);
-    safety_from_scans(pos, Color::Black, bk, &white_attack, &black_defence, w)
-        - safety_from_scans(pos, Color::White, wk, &black_attack, &white_defence, w)
+    let (black_defence, black_attack, black_mobility) =
+        scan_both_zones(pos, Color::Black, bk, wk, &w.attack);
+    let (white_defence, white_attack, white_mobility) =
+        scan_both_zones(pos, Color::White, wk, bk, &w.attack);
+    let safety = safety_from_scans(pos, Color::Black, bk, &white_attack, &black_defence, w)
+        - safety_from_scans(pos, Color::White, wk, &black_attack, &white_defence, w);
+    (safety, black_mobility - white_mobility)
 }
 
 /// [`king_safety`] with the danger weights `w`.
@@ -318,8 +330,11 @@ mod tests {
             let apart = king_zone(&pos) - Pair::from(king_danger(&pos, Color::Black))
                 + Pair::from(king_danger(&pos, Color::White));
             assert_eq!(both, apart, "{}", pos.to_sfen());
-            // One pass per side over both kings' zones gives the same.
+            // One pass per side over both kings' zones gives the same, and the
+            // sliders' mobility with it.
             assert_eq!(king_safety_both(&pos), both, "{}", pos.to_sfen());
+            let mobility = crate::mobility::slider_mobility(&pos);
+            assert_eq!(safety_and_mobility(&pos, &DANGER), (both, mobility), "{}", pos.to_sfen());
             let moves = shogi::legal_moves(&pos);
             if moves.is_empty() || ply % 250 == 249 {
                 pos = Position::startpos();

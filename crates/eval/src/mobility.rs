@@ -7,7 +7,7 @@
 use crate::phase::{pair_rows, Pair};
 use crate::weights;
 use shogi::attacks::piece_attacks;
-use shogi::{Color, PieceKind, Position};
+use shogi::{Bitboard, Color, PieceKind, Position};
 
 /// The kinds that have a mobility row, in `SLIDER_MOBILITY` order.
 pub const SLIDERS: [PieceKind; 5] =
@@ -19,6 +19,27 @@ pub const MAX_MOBILITY: usize = 16;
 /// The mobility table, paired at compile time (see `crate::phase`).
 static SLIDER_MOBILITY: [[Pair; MAX_MOBILITY + 1]; SLIDERS.len()] =
     pair_rows(&weights::SLIDER_MOBILITY, &weights::phase::SLIDER_MOBILITY);
+
+/// Each kind's row in `SLIDER_MOBILITY`, by kind index (`None`: not a slider).
+const ROWS: [Option<usize>; 15] = {
+    let mut rows = [None; 15];
+    let mut row = 0;
+    while row < SLIDERS.len() {
+        rows[SLIDERS[row].index()] = Some(row);
+        row += 1;
+    }
+    rows
+};
+
+/// The mobility value of one of `kind` (any kind: 0 for a non-slider) that can
+/// move to `reach` (its attacks less its own side's pieces), from its owner's side.
+#[inline(always)]
+pub(crate) fn mobility_value(kind: PieceKind, reach: Bitboard) -> Pair {
+    match ROWS[kind.index()] {
+        Some(row) => SLIDER_MOBILITY[row][(reach.count() as usize).min(MAX_MOBILITY)],
+        None => 0,
+    }
+}
 
 /// Calls `visit(row, squares, sign)` for every slider on the board: its row in
 /// `SLIDER_MOBILITY`, its capped number of reachable squares, +1 for Black's and
