@@ -2,7 +2,7 @@
 
 use crate::incremental::Sums;
 use crate::king_safety::{king_proximity, DangerWeights, DANGER};
-use crate::king_zone::{king_safety_both, safety_and_mobility};
+use crate::king_zone::{king_safety_both, scan_terms};
 use crate::mobility::slider_mobility;
 use crate::phase::{blend, TEMPO};
 use crate::threats::threats;
@@ -21,13 +21,13 @@ pub fn evaluate(pos: &Position, incremental: Sums) -> i32 {
 /// compiled-in weights are constants.
 #[inline(always)]
 pub fn evaluate_with(pos: &Position, incremental: Sums, danger: &DangerWeights) -> i32 {
-    let (safety, mobility) = safety_and_mobility(pos, danger);
-    let black = incremental.score + safety + incremental.proximity + mobility;
+    let terms = scan_terms(pos, danger);
+    let black = incremental.score + terms.safety + incremental.proximity + terms.mobility;
     let v = match pos.side_to_move() {
         Color::Black => black,
         Color::White => -black,
     };
-    blend(v + threats(pos) + TEMPO, incremental.progress)
+    blend(v + terms.threats + TEMPO, incremental.progress)
 }
 
 /// The evaluation of a position term by term, from the side to move's point of

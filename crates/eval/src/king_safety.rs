@@ -2,6 +2,7 @@
 //! how many guards stand next to it.
 
 use crate::phase::{self as paired, Pair};
+use crate::threats::{class, AttacksByClass};
 use crate::weights::*;
 use crate::weights::{
     ENEMY_KING_PLACE as ENEMY_KING_PLACE_WEIGHTS, OWN_KING_PLACE as OWN_KING_PLACE_WEIGHTS,
@@ -150,7 +151,10 @@ pub(crate) fn scan_zone(
 /// zone on `enemy` (with the danger weights). Each piece's attacks are computed
 /// once; the scans equal [`scan_zone`]'s. Every slider is among the pieces
 /// scanned, so the pass also sums `side`'s slider mobility (from its own side:
-/// `crate::mobility::slider_mobility`'s share of `side`).
+/// `crate::mobility::slider_mobility`'s share of `side`). Given `classes`, it
+/// scans every piece but the pawns and adds each one's attacks to its exchange
+/// class there, the king's included (the threat term's scan of the side not to
+/// move; the pawns' class is the caller's).
 #[inline]
 pub(crate) fn scan_both_zones(
     pos: &Position,
@@ -158,6 +162,7 @@ pub(crate) fn scan_both_zones(
     own: Square,
     enemy: Square,
     weights: &[i32; 15],
+    mut classes: Option<&mut AttacksByClass>,
 ) -> (ZoneScan, ZoneScan, Pair) {
     let zones = [
         (king_attacks(own), king_attacks(own) | Bitboard::from_square(own)),
@@ -169,13 +174,25 @@ pub(crate) fn scan_both_zones(
     ];
     let occ = pos.occupied();
     let ours = pos.pieces(side);
-    let candidates = ours & within_reach(pos, &[own, enemy]);
+    let mut candidates = ours & within_reach(pos, &[own, enemy]);
+    if let Some(classes) = classes.as_deref_mut() {
+        // A piece out of the zones' reach hits nothing in them: scanned for its
+        // class only.
+        candidates |=
+            ours & !pos.pieces_of_kind(PieceKind::Pawn) & !pos.pieces_of_kind(PieceKind::King);
+        classes[class(PieceKind::King)] |= king_attacks(own);
+    }
     let mut scans = [ZoneScan::default(); 2];
     let mut mobility = 0;
     for sq in candidates {
         let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn);
         let attacks = piece_attacks(side, kind, sq, occ);
         mobility += crate::mobility::mobility_value(kind, attacks & !ours);
+        if let Some(classes) = classes.as_deref_mut() {
+            if kind != PieceKind::Pawn {
+                classes[class(kind)] |= attacks;
+            }
+        }
         for (i, ((next, zone), scan)) in zones.iter().zip(scans.iter_mut()).enumerate() {
             let far = attacks & boxes25[i];
             scan.twice25 |= scan.once25 & far;

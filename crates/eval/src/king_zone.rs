@@ -232,27 +232,50 @@ pub fn king_safety_both(pos: &Position) -> Pair {
 /// [`king_safety_both`] with the danger weights `w` (a tuner's).
 #[inline]
 pub fn king_safety_both_with(pos: &Position, w: &DangerWeights) -> Pair {
-    safety_and_mobility(pos, w).0
+    scan_terms(pos, w).safety
 }
 
-/// [`king_safety_both_with`] and [`crate::mobility::slider_mobility`] (both from
-/// Black's side), from one pass over each side's pieces. Inlined, so that the
+/// The terms of one pass over each side's pieces: [`king_safety_both_with`] and
+/// [`crate::mobility::slider_mobility`] from Black's side, [`crate::threats::threats`]
+/// from the side to move's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScanTerms {
+    pub safety: Pair,
+    pub mobility: Pair,
+    pub threats: Pair,
+}
+
+/// The [`ScanTerms`] of `pos` with the danger weights `w`. Inlined, so that the
 /// compiled-in weights are constants in the evaluation.
 #[inline(always)]
-pub fn safety_and_mobility(pos: &Position, w: &DangerWeights) -> (Pair, Pair) {
+pub fn scan_terms(pos: &Position, w: &DangerWeights) -> ScanTerms {
     let (Some(bk), Some(wk)) = (pos.king_square(Color::Black), pos.king_square(Color::White))
     else {
-        let safety =
-            king_safety_with(pos, Color::Black, w) - king_safety_with(pos, Color::White, w);
-        return (safety, crate::mobility::slider_mobility(pos));
+        return ScanTerms {
+            safety: king_safety_with(pos, Color::Black, w) - king_safety_with(pos, Color::White, w),
+            mobility: crate::mobility::slider_mobility(pos),
+            threats: crate::threats::threats(pos),
+        };
     };
+    // The side not to move's pass also gathers its attacks by class for the
+    // threat term.
+    let mut by_class = crate::threats::pawn_class(pos);
+    let (mut black_classes, mut white_classes) = (None, None);
+    if crate::threats::ACTIVE {
+        match pos.side_to_move() {
+            Color::Black => white_classes = Some(&mut by_class),
+            Color::White => black_classes = Some(&mut by_class),
+        }
+    }
     let (black_defence, black_attack, black_mobility) =
-        scan_both_zones(pos, Color::Black, bk, wk, &w.attack);
+        scan_both_zones(pos, Color::Black, bk, wk, &w.attack, black_classes);
     let (white_defence, white_attack, white_mobility) =
-        scan_both_zones(pos, Color::White, wk, bk, &w.attack);
+        scan_both_zones(pos, Color::White, wk, bk, &w.attack, white_classes);
     let safety = safety_from_scans(pos, Color::Black, bk, &white_attack, &black_defence, w)
         - safety_from_scans(pos, Color::White, wk, &black_attack, &white_defence, w);
-    (safety, black_mobility - white_mobility)
+    let threats =
+        if crate::threats::ACTIVE { crate::threats::threats_by(pos, &by_class) } else { 0 };
+    ScanTerms { safety, mobility: black_mobility - white_mobility, threats }
 }
 
 /// [`king_safety`] with the danger weights `w`.
@@ -333,8 +356,12 @@ mod tests {
             // One pass per side over both kings' zones gives the same, and the
             // sliders' mobility with it.
             assert_eq!(king_safety_both(&pos), both, "{}", pos.to_sfen());
-            let mobility = crate::mobility::slider_mobility(&pos);
-            assert_eq!(safety_and_mobility(&pos, &DANGER), (both, mobility), "{}", pos.to_sfen());
+            let terms = ScanTerms {
+                safety: both,
+                mobility: crate::mobility::slider_mobility(&pos),
+                threats: crate::threats::threats(&pos),
+            };
+            assert_eq!(scan_terms(&pos, &DANGER), terms, "{}", pos.to_sfen());
             let moves = shogi::legal_moves(&pos);
             if moves.is_empty() || ply % 250 == 249 {
                 pos = Position::startpos();

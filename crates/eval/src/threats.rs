@@ -15,11 +15,14 @@ use shogi::{Bitboard, PieceKind, Position};
 
 /// Exchange classes, cheapest first: a piece is threatened when a piece of a lower
 /// class attacks it, whether or not it is defended.
-const CLASSES: usize = 8;
+pub(crate) const CLASSES: usize = 8;
+
+/// What the side not to move attacks, by the exchange class of the attacker.
+pub(crate) type AttacksByClass = [Bitboard; CLASSES];
 
 /// The exchange class of `kind` (kings are never "cheaper" than what they attack).
 #[inline]
-fn class(kind: PieceKind) -> usize {
+pub(crate) fn class(kind: PieceKind) -> usize {
     match kind {
         PieceKind::Pawn => 0,
         PieceKind::Lance | PieceKind::Knight => 1,
@@ -40,20 +43,37 @@ fn class(kind: PieceKind) -> usize {
 /// pieces (by exchange value), if any.
 #[inline]
 pub fn threatened_pieces(pos: &Position) -> (Option<PieceKind>, Option<PieceKind>) {
-    let us = pos.side_to_move();
-    let them = us.flip();
+    let them = pos.side_to_move().flip();
     let occ = pos.occupied();
-    let ours = pos.pieces(us) & !pos.pieces_of_kind(PieceKind::King);
-
     // What the enemy attacks, by the class of the attacker.
-    let mut by_class = [Bitboard::EMPTY; CLASSES];
-    let pawns = pos.pieces_of(them, PieceKind::Pawn);
-    // A pawn attacks the square in front of it: the pawns shifted one rank forward.
-    by_class[0] = pawns.forward(them);
-    for sq in pos.pieces(them) & !pawns {
+    let mut by_class = pawn_class(pos);
+    for sq in pos.pieces(them) & !pos.pieces_of(them, PieceKind::Pawn) {
         let kind = pos.piece_on(sq).kind().unwrap_or(PieceKind::Pawn);
         by_class[class(kind)] |= piece_attacks(them, kind, sq, occ);
     }
+    threatened_by(pos, &by_class)
+}
+
+/// [`AttacksByClass`] with only the pawns' class filled in: a pawn attacks the
+/// square in front of it, the pawns shifted one rank forward.
+#[inline]
+pub(crate) fn pawn_class(pos: &Position) -> AttacksByClass {
+    let them = pos.side_to_move().flip();
+    let mut by_class = [Bitboard::EMPTY; CLASSES];
+    by_class[0] = pos.pieces_of(them, PieceKind::Pawn).forward(them);
+    by_class
+}
+
+/// [`threatened_pieces`] given what the enemy attacks by class (every piece of
+/// it, its king included).
+#[inline]
+fn threatened_by(
+    pos: &Position,
+    by_class: &AttacksByClass,
+) -> (Option<PieceKind>, Option<PieceKind>) {
+    let us = pos.side_to_move();
+    let occ = pos.occupied();
+    let ours = pos.pieces(us) & !pos.pieces_of_kind(PieceKind::King);
     let attacked_at_all = by_class.iter().fold(Bitboard::EMPTY, |a, &b| a | b);
     let mut first: Option<(i32, PieceKind)> = None;
     let mut second: Option<(i32, PieceKind)> = None;
@@ -98,7 +118,17 @@ pub fn threats(pos: &Position) -> Pair {
     if !ACTIVE {
         return 0;
     }
-    let (first, second) = threatened_pieces(pos);
+    value(threatened_pieces(pos))
+}
+
+/// [`threats`] given what the enemy attacks by class (see [`threatened_by`]).
+#[inline]
+pub(crate) fn threats_by(pos: &Position, by_class: &AttacksByClass) -> Pair {
+    value(threatened_by(pos, by_class))
+}
+
+#[inline]
+fn value((first, second): (Option<PieceKind>, Option<PieceKind>)) -> Pair {
     first.map_or(0, |k| paired::THREAT_FIRST[k.index()])
         + second.map_or(0, |k| paired::THREAT_SECOND[k.index()])
 }
