@@ -2,6 +2,7 @@
 //! square when both sides always recapture with their least valuable piece.
 
 use crate::weights::exchange_value;
+use shogi::attacks::{bishop_attacks, lance_attacks, rook_attacks};
 use shogi::{Bitboard, Color, Move, PieceKind, Position, Square};
 
 /// Kinds from least to most valuable, the order recaptures are made in.
@@ -24,6 +25,14 @@ const RECAPTURE_ORDER: [PieceKind; 14] = [
 
 fn attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
     (pos.attackers_to(Color::Black, sq, occ) | pos.attackers_to(Color::White, sq, occ)) & occ
+}
+
+/// The sliders of either side (lances included) that reach `sq` over `occ`.
+fn slider_attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
+    (bishop_attacks(sq, occ) & pos.diagonal_sliders())
+        | (rook_attacks(sq, occ) & pos.orthogonal_sliders())
+        | (lance_attacks(Color::White, sq, occ) & pos.pieces_of(Color::Black, PieceKind::Lance))
+        | (lance_attacks(Color::Black, sq, occ) & pos.pieces_of(Color::White, PieceKind::Lance))
 }
 
 /// Whether `m` (legal in `pos`) gains at least `threshold` in the exchange it starts.
@@ -66,8 +75,10 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         if swap < i32::from(result) {
             break;
         }
+        // Taking a piece away only opens lines: the attackers left, and the
+        // sliders that now see the square (what `attackers` would give).
         occ ^= Bitboard::from_square(from);
-        all = attackers(pos, to, occ);
+        all = (all | slider_attackers(pos, to, occ)) & occ;
     }
     result
 }
@@ -98,6 +109,32 @@ mod tests {
         let m = mv(&pos, "5e5d");
         assert!(see_ge(&pos, m, 0));
         assert!(!see_ge(&pos, m, 1));
+    }
+
+    /// Removing pieces one by one, the attackers kept up to date by adding the
+    /// sliders that now see the square are the attackers computed afresh.
+    #[test]
+    fn updated_attackers_are_the_attackers() {
+        shogi::attacks::init();
+        let mut pos = Position::startpos();
+        let mut seed = 5u64;
+        for _ in 0..200 {
+            let moves = shogi::legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            pos.do_move(moves[(seed >> 33) as usize % moves.len()]);
+            for sq in Square::all() {
+                let mut occ = pos.occupied();
+                let mut all = attackers(&pos, sq, occ);
+                while all.is_nonempty() {
+                    occ ^= Bitboard::from_square(all.lsb());
+                    all = (all | slider_attackers(&pos, sq, occ)) & occ;
+                    assert_eq!(all, attackers(&pos, sq, occ), "{} {sq:?}", pos.to_sfen());
+                }
+            }
+        }
     }
 
     #[test]
