@@ -6,7 +6,8 @@ keep the search: the tool stops if the two builds count different nodes.
 
     python3 tools/bench_ab.py OLD NEW [--rounds 5] [-- BENCH ARGS...]
 
-e.g. `python3 tools/bench_ab.py /tmp/kyobo-old target/release/kyobo -- --depth 12`.
+e.g. `python3 tools/bench_ab.py old/kyobo target/release/kyobo -- --depth 12` (`old/kyobo`: a
+build of the commit before the change).
 """
 
 import argparse
