@@ -289,12 +289,11 @@ fn places() -> &'static [[[u8; 81]; 81]; 2] {
 /// around their own king, attackers around the enemy king (see `OWN_KING_PLACE`,
 /// `ENEMY_KING_PLACE`).
 pub fn king_proximity(pos: &Position) -> Pair {
-    let mut sum = 0;
-    for_each_placed_piece(pos, |kind, own_place, enemy_place, sign| {
-        sum += Pair::from(sign)
-            * (OWN_KING_PLACE[kind][own_place] + ENEMY_KING_PLACE[kind][enemy_place]);
-    });
-    sum
+    let (Some(bk), Some(wk)) = (pos.king_square(Color::Black), pos.king_square(Color::White))
+    else {
+        return 0;
+    };
+    king_proximity_with(pos, bk, wk, Bitboard::EMPTY)
 }
 
 /// One piece's share of [`king_proximity`] (signed, from Black's side): `owner`'s
@@ -379,6 +378,28 @@ mod tests {
                     assert_eq!(usize::from(stored), place(piece, king, owner));
                 }
             }
+        }
+    }
+
+    /// The engine's sum and the tuner's walk over the same pieces agree.
+    #[test]
+    fn king_proximity_is_the_tuner_s_walk_summed() {
+        shogi::attacks::init();
+        let mut pos = Position::startpos();
+        let mut seed = 21u64;
+        for _ in 0..300 {
+            let mut walked = 0;
+            for_each_placed_piece(&pos, |kind, own_place, enemy_place, sign| {
+                walked += Pair::from(sign)
+                    * (OWN_KING_PLACE[kind][own_place] + ENEMY_KING_PLACE[kind][enemy_place]);
+            });
+            assert_eq!(king_proximity(&pos), walked, "{}", pos.to_sfen());
+            let moves = shogi::legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            pos.do_move(moves[(seed >> 33) as usize % moves.len()]);
         }
     }
 

@@ -226,16 +226,11 @@ pub fn king_safety(pos: &Position, color: Color) -> Pair {
 /// for both kings' zones (what the evaluation calls).
 #[inline]
 pub fn king_safety_both(pos: &Position) -> Pair {
-    king_safety_both_with(pos, &DANGER)
+    scan_terms(pos, &DANGER).safety
 }
 
-/// [`king_safety_both`] with the danger weights `w` (a tuner's).
-#[inline]
-pub fn king_safety_both_with(pos: &Position, w: &DangerWeights) -> Pair {
-    scan_terms(pos, w).safety
-}
-
-/// The terms of one pass over each side's pieces: [`king_safety_both_with`] and
+/// The terms of one pass over each side's pieces: [`king_safety_both`] (with the
+/// danger weights given) and
 /// [`crate::mobility::slider_mobility`] from Black's side, [`crate::threats::threats`]
 /// from the side to move's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
