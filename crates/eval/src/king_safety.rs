@@ -384,23 +384,14 @@ mod tests {
     /// The engine's sum and the tuner's walk over the same pieces agree.
     #[test]
     fn king_proximity_is_the_tuner_s_walk_summed() {
-        shogi::attacks::init();
-        let mut pos = Position::startpos();
-        let mut seed = 21u64;
-        for _ in 0..300 {
+        crate::random_walk(21, 600, 200, |pos| {
             let mut walked = 0;
-            for_each_placed_piece(&pos, |kind, own_place, enemy_place, sign| {
+            for_each_placed_piece(pos, |kind, own_place, enemy_place, sign| {
                 walked += Pair::from(sign)
                     * (OWN_KING_PLACE[kind][own_place] + ENEMY_KING_PLACE[kind][enemy_place]);
             });
-            assert_eq!(king_proximity(&pos), walked, "{}", pos.to_sfen());
-            let moves = shogi::legal_moves(&pos);
-            if moves.is_empty() {
-                break;
-            }
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            pos.do_move(moves[(seed >> 33) as usize % moves.len()]);
-        }
+            assert_eq!(king_proximity(pos), walked, "{}", pos.to_sfen());
+        });
     }
 
     #[test]

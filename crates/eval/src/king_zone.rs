@@ -340,31 +340,21 @@ mod tests {
     #[test]
     fn the_shared_scans_add_up_to_both_terms() {
         use crate::king_safety::king_danger;
-        shogi::attacks::init();
-        let mut pos = Position::startpos();
-        let mut seed = 99u64;
-        for ply in 0..3000 {
-            let both = king_safety(&pos, Color::Black) - king_safety(&pos, Color::White);
-            let apart = king_zone(&pos) - Pair::from(king_danger(&pos, Color::Black))
-                + Pair::from(king_danger(&pos, Color::White));
+        crate::random_walk(99, 3000, 250, |pos| {
+            let both = king_safety(pos, Color::Black) - king_safety(pos, Color::White);
+            let apart = king_zone(pos) - Pair::from(king_danger(pos, Color::Black))
+                + Pair::from(king_danger(pos, Color::White));
             assert_eq!(both, apart, "{}", pos.to_sfen());
             // One pass per side over both kings' zones gives the same, and the
             // sliders' mobility with it.
-            assert_eq!(king_safety_both(&pos), both, "{}", pos.to_sfen());
+            assert_eq!(king_safety_both(pos), both, "{}", pos.to_sfen());
             let terms = ScanTerms {
                 safety: both,
-                mobility: crate::mobility::slider_mobility(&pos),
-                threats: crate::threats::threats(&pos),
+                mobility: crate::mobility::slider_mobility(pos),
+                threats: crate::threats::threats(pos),
             };
-            assert_eq!(scan_terms(&pos, &DANGER), terms, "{}", pos.to_sfen());
-            let moves = shogi::legal_moves(&pos);
-            if moves.is_empty() || ply % 250 == 249 {
-                pos = Position::startpos();
-                continue;
-            }
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            pos.do_move(moves[(seed >> 33) as usize % moves.len()]);
-        }
+            assert_eq!(scan_terms(pos, &DANGER), terms, "{}", pos.to_sfen());
+        });
     }
 
     #[test]

@@ -38,6 +38,31 @@ pub mod weights;
 
 pub use evaluate::{evaluate, evaluate_with};
 
+/// Positions of pseudo-random games for the tests: `visit` sees each of `plies`
+/// positions from the start, a move chosen by a linear congruential generator
+/// from `seed` after each; a game ends and starts again after `restart` plies or
+/// at a position without a move.
+#[cfg(test)]
+pub(crate) fn random_walk(
+    mut seed: u64,
+    plies: usize,
+    restart: usize,
+    mut visit: impl FnMut(&shogi::Position),
+) {
+    shogi::attacks::init();
+    let mut pos = shogi::Position::startpos();
+    for ply in 0..plies {
+        visit(&pos);
+        let moves = shogi::legal_moves(&pos);
+        if moves.is_empty() || ply % restart == restart - 1 {
+            pos = shogi::Position::startpos();
+            continue;
+        }
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        pos.do_move(moves[(seed >> 33) as usize % moves.len()]);
+    }
+}
+
 /// The largest value, either way, an evaluation returns: below every mate value of
 /// the search (`search::value::MATE_IN_MAX_PLY`, checked by `shogi-game`'s tests).
 pub const MAX_EVAL: i32 = 31_871;

@@ -115,26 +115,17 @@ mod tests {
     /// sliders that now see the square are the attackers computed afresh.
     #[test]
     fn updated_attackers_are_the_attackers() {
-        shogi::attacks::init();
-        let mut pos = Position::startpos();
-        let mut seed = 5u64;
-        for _ in 0..200 {
-            let moves = shogi::legal_moves(&pos);
-            if moves.is_empty() {
-                break;
-            }
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            pos.do_move(moves[(seed >> 33) as usize % moves.len()]);
+        crate::random_walk(5, 200, 200, |pos| {
             for sq in Square::all() {
                 let mut occ = pos.occupied();
-                let mut all = attackers(&pos, sq, occ);
+                let mut all = attackers(pos, sq, occ);
                 while all.is_nonempty() {
                     occ ^= Bitboard::from_square(all.lsb());
-                    all = (all | slider_attackers(&pos, sq, occ)) & occ;
-                    assert_eq!(all, attackers(&pos, sq, occ), "{} {sq:?}", pos.to_sfen());
+                    all = (all | slider_attackers(pos, sq, occ)) & occ;
+                    assert_eq!(all, attackers(pos, sq, occ), "{} {sq:?}", pos.to_sfen());
                 }
             }
-        }
+        });
     }
 
     #[test]
