@@ -106,8 +106,12 @@ impl<G: Game> Worker<'_, G> {
 
         // Step 6. A mate in one ends the search here whatever the pruning below
         // would do (mating moves are often sacrifices that exchange rules prune).
+        // A result this step stored before (a main-search depth, not its own
+        // mate) means it found none in this position then, and the answer
+        // depends on the position alone.
         let in_check = self.game.in_check();
-        if !in_check && !excluding {
+        let tested_before = entry.is_some_and(|e| e.depth >= 1 && e.depth < MAX_PLY);
+        if !in_check && !excluding && !tested_before {
             if let Some(m) = self.game.mate_in_one() {
                 let v = mate_in(ply_v + 1);
                 if PV {
