@@ -112,6 +112,13 @@ impl Move {
         }
     }
 
+    /// [`Move::kind_after`]'s index, read from the bits alone: a promotion
+    /// adds 8 to the kind in `PieceKind`'s numbering.
+    #[inline(always)]
+    pub const fn kind_after_index(self) -> usize {
+        (((self.0 >> 16) & 0xf) + ((self.0 >> 14) & 1) * 8) as usize
+    }
+
     #[inline(always)]
     pub const fn captured(self) -> Option<PieceKind> {
         PieceKind::from_u8(((self.0 >> 20) & 0xf) as u8)
@@ -190,6 +197,34 @@ mod tests {
         assert!(d.is_drop());
         assert!(!d.is_capture());
         assert_eq!(d.to_usi(), "P*5e");
+    }
+
+    /// Every kind that moves, promoting where it can, and every drop: the index
+    /// read from the bits names the kind after the move (checked by name here).
+    #[test]
+    fn kind_after_index_names_the_kind_after_the_move() {
+        use PieceKind::*;
+        let (from, to) = (Square::new(7, 7), Square::new(1, 1));
+        let promoting = [
+            (Pawn, ProPawn),
+            (Lance, ProLance),
+            (Knight, ProKnight),
+            (Silver, ProSilver),
+            (Bishop, Horse),
+            (Rook, Dragon),
+        ];
+        for (kind, promoted) in promoting {
+            let plain = Move::board(from, to, false, kind, None);
+            assert_eq!(plain.kind_after_index(), kind.index());
+            let m = Move::board(from, to, true, kind, Some(Gold));
+            assert_eq!(m.kind_after_index(), promoted.index());
+            assert_eq!(Move::drop(kind, to).kind_after_index(), kind.index());
+        }
+        for kind in [Gold, King, ProPawn, ProLance, ProKnight, ProSilver, Horse, Dragon] {
+            let m = Move::board(from, to, false, kind, None);
+            assert_eq!(m.kind_after_index(), kind.index());
+        }
+        assert_eq!(Move::drop(Gold, to).kind_after_index(), Gold.index());
     }
 
     #[test]

@@ -58,34 +58,68 @@ impl CheckSquares {
     }
 }
 
-/// What decides, for many moves of one position, whether each gives check: the
-/// check squares of every kind and the pieces whose leaving uncovers a slider.
-/// Built once ([`Position::check_info`]); each answer is then two bit tests.
+/// What decides, for many moves of one position, whether each gives check: per
+/// square, the kinds that check the enemy king from it and whether a piece of
+/// ours there uncovers a slider by leaving. Built once
+/// ([`Position::check_info`]); each answer is then a table read or two.
 pub struct CheckInfo {
-    squares: CheckSquares,
-    discoverers: Bitboard,
+    /// Bit `k`: a piece of kind index `k` checks from the square;
+    /// [`CheckInfo::UNCOVERS`]: our piece on it shields the king from one of
+    /// our sliders.
+    by_square: [u16; Square::NUM],
     eksq: Square,
 }
 
 impl Position {
     /// Answers "does this move give check?" for many moves of this position at the
-    /// cost of two bit tests each (`None`: the opponent has no king).
+    /// cost of a table read or two each (`None`: the opponent has no king).
     pub fn check_info(&self) -> Option<CheckInfo> {
         CheckInfo::new(self)
     }
 }
 
 impl CheckInfo {
+    const UNCOVERS: u16 = 1 << 15;
+
     /// `None` when the side not to move has no king (nothing can check it).
     pub(crate) fn new(pos: &Position) -> Option<CheckInfo> {
         let us = pos.side_to_move();
         let eksq = pos.king_square(us.flip())?;
         let occ = pos.occupied();
-        Some(CheckInfo {
-            squares: CheckSquares::of_side(us, occ, eksq),
-            discoverers: pos.king_blockers(us.flip(), occ) & pos.pieces(us),
-            eksq,
-        })
+        let squares = CheckSquares::of_side(us, occ, eksq);
+        let mut by_square = [0u16; Square::NUM];
+        // The four promoted golds move as the gold: their squares are its squares.
+        let gold_like = [
+            PieceKind::Gold,
+            PieceKind::ProPawn,
+            PieceKind::ProLance,
+            PieceKind::ProKnight,
+            PieceKind::ProSilver,
+        ]
+        .iter()
+        .fold(0u16, |bits, k| bits | 1 << k.index());
+        for sq in squares.of(PieceKind::Gold) {
+            by_square[sq.index()] |= gold_like;
+        }
+        let others = [
+            PieceKind::Pawn,
+            PieceKind::Lance,
+            PieceKind::Knight,
+            PieceKind::Silver,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+            PieceKind::Horse,
+            PieceKind::Dragon,
+        ];
+        for kind in others {
+            for sq in squares.of(kind) {
+                by_square[sq.index()] |= 1 << kind.index();
+            }
+        }
+        for sq in pos.king_blockers(us.flip(), occ) & pos.pieces(us) {
+            by_square[sq.index()] |= Self::UNCOVERS;
+        }
+        Some(CheckInfo { by_square, eksq })
     }
 
     /// Whether `m`, legal in the position this was built for, gives check: the same
@@ -93,15 +127,15 @@ impl CheckInfo {
     #[inline]
     pub fn gives_check(&self, m: Move) -> bool {
         let to = m.to();
-        if m.is_drop() {
-            return self.squares.of(m.moved_kind()).contains(to);
-        }
-        if self.squares.of(m.kind_after()).contains(to) {
+        if self.by_square[to.index()] >> m.kind_after_index() & 1 != 0 {
             return true;
+        }
+        if m.is_drop() {
+            return false;
         }
         // Leaving a slider's line uncovers it, unless the piece stays on the line.
         let from = m.from();
-        self.discoverers.contains(from) && !line(self.eksq, from).contains(to)
+        self.by_square[from.index()] & Self::UNCOVERS != 0 && !line(self.eksq, from).contains(to)
     }
 }
 
