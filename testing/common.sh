@@ -17,11 +17,18 @@ build_release() {
   cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p kyobo "$@"
 }
 
+# The tuning build of the work tree where spsa.yaml's engine looks for it.
+build_tune_engine() {
+  build_release --features tune --target-dir "$root/target/tune"
+  mkdir -p "$root/target/spsa/bin"
+  cp "$root/target/tune/release/kyobo" "$root/target/spsa/bin/kyobo"
+}
+
 # arena COMMAND CONFIG RUN [shogiarena options...]: `shogiarena run` from
-# testing/, with the openings.
+# testing/, with the openings (ARENA: another command line for `shogiarena`).
 arena() {
   local command=$1 config=$2 run=$3
   shift 3
-  (cd "$here" && PYTHONWARNINGS=ignore shogiarena run "$command" "$config" --run-dir "$run" \
+  (cd "$here" && PYTHONWARNINGS=ignore ${ARENA:-shogiarena} run "$command" "$config" --run-dir "$run" \
     --rules "initial_positions.source=$openings" "$@")
 }

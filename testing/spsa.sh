@@ -12,9 +12,7 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 run=$(new_run spsa)
-build_release --features tune --target-dir "$root/target/tune"
-mkdir -p "$root/target/spsa/bin"
-cp "$root/target/tune/release/kyobo" "$root/target/spsa/bin/kyobo"
+build_tune_engine
 arena spsa spsa.yaml "$run" "$@"
 # The tuned values: each parameter, its value and what the engine is sent.
 python3 - "$run/spsa/accepted-best.json" <<'PY'

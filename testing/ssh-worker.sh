@@ -6,16 +6,18 @@
 #   testing/ssh-worker.sh [CONFIG [shogiarena options...]]
 #
 # CONFIG is one of testing/'s configurations (default selfplay.yaml, two
-# games: `--tournament games_per_pair=2`; generate.yaml makes training data on
-# the workers, then `tools/arena_positions.py RUN/records/*.psv`); the run gets
-# `instances:` (the
-# loopback worker) and `system.instance_scheduling.policy=auto`, which is all
-# an SPRT, a gauntlet or a generation run needs to play on SSH workers
+# games: `--tournament games_per_pair=2`; sprt.yaml with the engines
+# testing/sprt.sh built; spsa.yaml with the tuning build; generate.yaml makes
+# training data on the workers, then `tools/arena_positions.py
+# RUN/records/*.psv`); the run gets `instances:` (the loopback worker) and
+# `system.instance_scheduling.policy=auto`, which is all an SPRT, a gauntlet,
+# an SPSA run or a generation run needs to play on SSH workers
 # (docs/testing.md, "Many machines"). SSH_PORT picks the port (default 2222).
 #
 # Needs openssh-server and uv (pip install uv) here; the worker needs uv and
 # the Python shogiarena's worker runs on (3.12.10 for shogiarena 1.3.2), found
-# or downloaded by uv.
+# or downloaded by uv, or where uv can do neither, the Python running
+# shogiarena here (testing/arena_local_python.py).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 config=${1:-selfplay.yaml}
@@ -52,6 +54,12 @@ StrictModes no
 LogLevel VERBOSE
 Subsystem sftp internal-sftp
 CONF
+# The worker's sessions get this machine's network settings where it has them
+# (a CA bundle, a proxy, a package index), as a worker of one's own would be
+# set up: the deployment installs shogiarena's dependencies with uv there.
+for name in SSL_CERT_FILE SSL_CERT_DIR HTTPS_PROXY HTTP_PROXY NO_PROXY UV_INDEX_URL UV_NATIVE_TLS; do
+  if [ -n "${!name:-}" ]; then echo "SetEnv $name=${!name}" >>"$work/sshd_config"; fi
+done
 /usr/sbin/sshd -f "$work/sshd_config" -E "$work/sshd.log"
 for _ in $(seq 50); do [ -f "$work/sshd.pid" ] && break; sleep 0.1; done
 echo "sshd on 127.0.0.1:$port (pid $(cat "$work/sshd.pid"))"
@@ -77,9 +85,28 @@ build_release
 cp "$here/$config" "$here/.ssh-run.yaml"
 printf 'instances: [%s]\nsystem:\n  instance_scheduling: {policy: auto}\n' "$work/loopback.yaml" \
   >> "$here/.ssh-run.yaml"
+# shogiarena's workers run on CPython 3.12.10, which uv finds or downloads;
+# where it can do neither, the workers run on this machine's Python instead.
+if ! uv python find 3.12.10 >/dev/null 2>&1; then
+  echo "no CPython 3.12.10 for the worker: it runs on Python $(python3 -c 'import platform; print(platform.python_version())')"
+  ARENA="python3 $here/arena_local_python.py"
+fi
 kind=tournament
 grep -q '^sprt:' "$here/$config" && kind=sprt
 grep -q '^generate:' "$here/$config" && kind=generate
+grep -q '^spsa:' "$here/$config" && kind=spsa
+case $kind in
+  # The tuning build, as testing/spsa.sh makes it.
+  spsa) build_tune_engine ;;
+  # The two engines testing/sprt.sh builds; where it has not run, the work
+  # tree plays itself (the path shown, not a change measured).
+  sprt)
+    mkdir -p "$root/target/sprt"
+    for side in new base; do
+      [ -x "$root/target/sprt/kyobo-$side" ] || cp "$root/target/release/kyobo" "$root/target/sprt/kyobo-$side"
+    done
+    ;;
+esac
 status=0
 run=$(new_run ssh-worker)
 arena "$kind" .ssh-run.yaml "$run" "$@" || status=$?
