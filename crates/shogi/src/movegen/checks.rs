@@ -88,32 +88,20 @@ impl CheckInfo {
         let occ = pos.occupied();
         let squares = CheckSquares::of_side(us, occ, eksq);
         let mut by_square = [0u16; Square::NUM];
-        // The four promoted golds move as the gold: their squares are its squares.
-        let gold_like = [
-            PieceKind::Gold,
-            PieceKind::ProPawn,
-            PieceKind::ProLance,
-            PieceKind::ProKnight,
-            PieceKind::ProSilver,
-        ]
-        .iter()
-        .fold(0u16, |bits, k| bits | 1 << k.index());
-        for sq in squares.of(PieceKind::Gold) {
-            by_square[sq.index()] |= gold_like;
-        }
-        let others = [
-            PieceKind::Pawn,
-            PieceKind::Lance,
-            PieceKind::Knight,
-            PieceKind::Silver,
-            PieceKind::Bishop,
-            PieceKind::Rook,
-            PieceKind::Horse,
-            PieceKind::Dragon,
-        ];
-        for kind in others {
+        // The gold's squares serve every kind that moves like it, set at once.
+        // The king's are empty: it gives check only by uncovering.
+        let gold_like = PieceKind::ALL
+            .iter()
+            .filter(|k| k.moves_like_gold())
+            .fold(0u16, |bits, k| bits | 1 << k.index());
+        for kind in PieceKind::ALL {
+            let bits = match kind {
+                PieceKind::Gold => gold_like,
+                _ if kind.moves_like_gold() => continue,
+                _ => 1 << kind.index(),
+            };
             for sq in squares.of(kind) {
-                by_square[sq.index()] |= 1 << kind.index();
+                by_square[sq.index()] |= bits;
             }
         }
         for sq in pos.king_blockers(us.flip(), occ) & pos.pieces(us) {
