@@ -111,6 +111,10 @@ impl<G: Game> Worker<'_, G> {
         // depends on the position alone.
         let in_check = self.game.in_check();
         let tested_before = entry.is_some_and(|e| e.depth >= 1 && e.depth < MAX_PLY);
+        debug_assert!(
+            !tested_before || in_check || excluding || self.game.mate_in_one().is_none(),
+            "a stored main-search result where this step would find a mate in one"
+        );
         if !in_check && !excluding && !tested_before {
             if let Some(m) = self.game.mate_in_one() {
                 let v = mate_in(ply_v + 1);
