@@ -7,7 +7,7 @@ use crate::weights::*;
 use crate::weights::{
     ENEMY_KING_PLACE as ENEMY_KING_PLACE_WEIGHTS, OWN_KING_PLACE as OWN_KING_PLACE_WEIGHTS,
 };
-use shogi::attacks::{king_attacks, piece_attacks};
+use shogi::attacks::{king_attacks, piece_attacks, BOXES};
 use shogi::{Bitboard, Color, PieceKind, Position, Square};
 use std::sync::OnceLock;
 
@@ -16,29 +16,10 @@ fn guards(pos: &Position, color: Color) -> Bitboard {
     (pos.gold_movers() | pos.pieces_of_kind(PieceKind::Silver)) & pos.pieces(color)
 }
 
-/// The squares within `r` king steps of each square (boxes of side 2r+1), r = 0..=4.
-pub(crate) fn boxes() -> &'static [[Bitboard; 81]; 5] {
-    static BOXES: OnceLock<[[Bitboard; 81]; 5]> = OnceLock::new();
-    BOXES.get_or_init(|| {
-        let mut t = [[Bitboard::EMPTY; 81]; 5];
-        for sq in Square::all() {
-            t[0][sq.index()] = Bitboard::from_square(sq);
-            for r in 1..5 {
-                let mut b = t[r - 1][sq.index()];
-                for s in t[r - 1][sq.index()] {
-                    b |= king_attacks(s);
-                }
-                t[r][sq.index()] = b;
-            }
-        }
-        t
-    })
-}
-
 /// The squares within two steps of `sq` (a 5x5 box).
 #[inline]
 pub(crate) fn two_step_box(sq: Square) -> Bitboard {
-    boxes()[2][sq.index()]
+    BOXES[2][sq.index()]
 }
 
 /// The king-danger weights as one value, so that a tuner can try other ones (see
@@ -102,8 +83,8 @@ pub(crate) struct ZoneScan {
 fn within_reach(pos: &Position, kings: &[Square]) -> Bitboard {
     let (mut near, mut knight_near) = (Bitboard::EMPTY, Bitboard::EMPTY);
     for k in kings {
-        near |= boxes()[3][k.index()];
-        knight_near |= boxes()[4][k.index()];
+        near |= BOXES[3][k.index()];
+        knight_near |= BOXES[4][k.index()];
     }
     let sliders =
         pos.diagonal_sliders() | pos.orthogonal_sliders() | pos.pieces_of_kind(PieceKind::Lance);

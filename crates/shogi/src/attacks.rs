@@ -211,6 +211,31 @@ pub fn between(a: Square, b: Square) -> Bitboard {
     LINES.between[a.index() * 81 + b.index()]
 }
 
+/// The squares within `r` king steps of each square (boxes of side 2r + 1),
+/// r = 0 to 4.
+pub static BOXES: [[Bitboard; 81]; 5] = [boxes(0), boxes(1), boxes(2), boxes(3), boxes(4)];
+
+/// The squares within `r` files and `r` ranks of each square.
+const fn boxes(r: i32) -> [Bitboard; 81] {
+    let mut table = [Bitboard::EMPTY; 81];
+    let mut sq: i32 = 0;
+    while sq < 81 {
+        let (f, k) = (sq / 9, sq % 9);
+        let mut bits = 0u128;
+        let mut to: i32 = 0;
+        while to < 81 {
+            let (tf, tk) = (to / 9, to % 9);
+            if (tf - f).abs() <= r && (tk - k).abs() <= r {
+                bits |= 1u128 << to;
+            }
+            to += 1;
+        }
+        table[sq as usize] = Bitboard(bits);
+        sq += 1;
+    }
+    table
+}
+
 /// The whole line through `a` and `b` (edge to edge) when they share one, else empty.
 #[inline(always)]
 pub fn line(a: Square, b: Square) -> Bitboard {
@@ -438,6 +463,20 @@ pub fn slider_tables_agree(sq: Square, occ: Bitboard) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each box is the one before it and every king step from it, from the
+    /// square alone.
+    #[test]
+    fn boxes_grow_by_king_steps() {
+        for sq in Square::all() {
+            assert_eq!(BOXES[0][sq.index()], Bitboard::from_square(sq));
+            for r in 1..5 {
+                let inner = BOXES[r - 1][sq.index()];
+                let grown = inner.into_iter().fold(inner, |b, s| b | king_attacks(s));
+                assert_eq!(BOXES[r][sq.index()], grown, "{sq:?} r {r}");
+            }
+        }
+    }
 
     fn pseudo_random(seed: &mut u64) -> u64 {
         *seed ^= *seed << 13;

@@ -14,7 +14,7 @@
 use super::{is_pawn_drop_mate, Context, MoveList};
 use crate::attacks::{
     bishop_attacks, dragon_attacks, gold_attacks, horse_attacks, king_attacks, knight_attacks,
-    lance_attacks, line, pawn_attacks, piece_attacks, rook_attacks, silver_attacks,
+    lance_attacks, line, pawn_attacks, piece_attacks, rook_attacks, silver_attacks, BOXES,
 };
 use crate::bitboard::Bitboard;
 use crate::mv::Move;
@@ -127,34 +127,6 @@ impl CheckInfo {
     }
 }
 
-/// The squares within `r` files and `r` ranks of each square.
-const fn boxes(r: i32) -> [Bitboard; 81] {
-    let mut table = [Bitboard::EMPTY; 81];
-    let mut sq: i32 = 0;
-    while sq < 81 {
-        let (f, k) = (sq / 9, sq % 9);
-        let mut bits = 0u128;
-        let mut to: i32 = 0;
-        while to < 81 {
-            let (tf, tk) = (to / 9, to % 9);
-            if (tf - f).abs() <= r && (tk - k).abs() <= r {
-                bits |= 1u128 << to;
-            }
-            to += 1;
-        }
-        table[sq as usize] = Bitboard(bits);
-        sq += 1;
-    }
-    table
-}
-
-/// Where a stepping piece may stand to check a king in one move: a gold, silver
-/// or pawn (promoted or not) lands next to the king, so it starts within two
-/// steps of it; a knight lands two ranks and a file away (or, promoting, next to
-/// the king), so it starts within four.
-static STEPPER_REACH: [Bitboard; 81] = boxes(2);
-static KNIGHT_REACH: [Bitboard; 81] = boxes(4);
-
 /// The legal checking moves of a side that is not in check.
 pub(crate) fn generate_checks_not_in_check(pos: &Position, list: &mut MoveList) {
     debug_assert!(!pos.in_check());
@@ -175,8 +147,11 @@ pub(crate) fn generate_checks_not_in_check(pos: &Position, list: &mut MoveList) 
     // target among the check squares; leaving them out keeps the order).
     let sliders =
         pos.diagonal_sliders() | pos.orthogonal_sliders() | pos.pieces_of_kind(PieceKind::Lance);
-    let knights = pos.pieces_of_kind(PieceKind::Knight) & KNIGHT_REACH[eksq.index()];
-    let may_check = sliders | discoverers | knights | STEPPER_REACH[eksq.index()];
+    // A gold, silver or pawn (promoted or not) lands next to the king, so it
+    // starts within two steps of it; a knight lands two ranks and a file away
+    // (or, promoting, next to the king), so it starts within four.
+    let knights = pos.pieces_of_kind(PieceKind::Knight) & BOXES[4][eksq.index()];
+    let may_check = sliders | discoverers | knights | BOXES[2][eksq.index()];
     for from in ctx.own & !pos.pieces_of_kind(PieceKind::King) & may_check {
         let kind = pos.piece_on(from).kind().unwrap_or(PieceKind::Gold);
         let mut targets = piece_attacks(us, kind, from, ctx.occ) & !ctx.own;
