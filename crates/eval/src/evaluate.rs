@@ -2,7 +2,7 @@
 
 use crate::incremental::Sums;
 use crate::king_safety::{king_proximity, DangerWeights, DANGER};
-use crate::king_zone::{king_safety_both, scan_terms};
+use crate::king_zone::{king_safety_with, scan_terms};
 use crate::mobility::slider_mobility;
 use crate::phase::{blend, TEMPO};
 use crate::threats::threats;
@@ -46,21 +46,31 @@ pub struct Breakdown {
 
 /// The main terms of [`evaluate`] for `pos` (its sums made from scratch).
 pub fn breakdown(pos: &Position) -> Breakdown {
+    breakdown_with(pos, &DANGER)
+}
+
+/// [`breakdown`] with the king-danger weights `danger`, the terms of
+/// [`evaluate_with`]. The king-safety term is summed zone by zone here, apart
+/// from the one pass the evaluation makes.
+pub fn breakdown_with(pos: &Position, danger: &DangerWeights) -> Breakdown {
     let sums = crate::incremental::full(pos);
     let sign = match pos.side_to_move() {
         Color::Black => 1,
         Color::White => -1,
     };
     let term = |pair: crate::phase::Pair| blend(pair, sums.progress);
+    let king_safety =
+        king_safety_with(pos, Color::Black, danger) - king_safety_with(pos, Color::White, danger);
     let terms = vec![
         ("material, piece-square and hand", sign * term(sums.score)),
-        ("king safety (zones and 5x5 boxes)", sign * term(king_safety_both(pos))),
+        ("king safety (zones and 5x5 boxes)", sign * term(king_safety)),
         ("pieces placed by the kings", sign * term(king_proximity(pos))),
         ("slider mobility", sign * term(slider_mobility(pos))),
         ("threatened pieces", term(threats(pos))),
         ("tempo", term(TEMPO)),
     ];
-    Breakdown { terms, total: evaluate(pos, sums), phase: crate::phase::phase_of(sums.progress) }
+    let total = evaluate_with(pos, sums, danger);
+    Breakdown { terms, total, phase: crate::phase::phase_of(sums.progress) }
 }
 
 #[cfg(test)]
@@ -82,6 +92,26 @@ mod tests {
             assert!((sum - b.total).abs() <= b.terms.len() as i32, "{sfen}: {sum} vs {}", b.total);
             assert!((0..=64).contains(&b.phase));
         }
+    }
+
+    #[test]
+    fn the_breakdown_follows_the_danger_weights_given() {
+        // White's king has a dragon beside it and Black two golds in hand; Black's
+        // king stands alone, far from anything.
+        let pos = Position::from_sfen("4k4/9/5+R3/9/9/9/9/9/4K4 w 2G 1").unwrap();
+        let no_penalty = DangerWeights { cap: 0, ..DANGER };
+        let plain = breakdown(&pos);
+        let without = breakdown_with(&pos, &no_penalty);
+        assert_eq!(without.total, evaluate_with(&pos, full(&pos), &no_penalty));
+        assert_eq!(without.terms[0], plain.terms[0]);
+        // White is to move: with no danger penalty its king safety rises.
+        assert!(
+            without.terms[1].1 > plain.terms[1].1,
+            "{:?} {:?}",
+            without.terms[1],
+            plain.terms[1]
+        );
+        assert!(without.total > plain.total);
     }
 
     fn eval_sfen(sfen: &str) -> i32 {

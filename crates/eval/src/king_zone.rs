@@ -274,7 +274,7 @@ pub fn scan_terms(pos: &Position, w: &DangerWeights) -> ScanTerms {
 }
 
 /// [`king_safety`] with the danger weights `w`.
-fn king_safety_with(pos: &Position, color: Color, w: &DangerWeights) -> Pair {
+pub fn king_safety_with(pos: &Position, color: Color, w: &DangerWeights) -> Pair {
     let Some(ksq) = pos.king_square(color) else {
         return 0;
     };

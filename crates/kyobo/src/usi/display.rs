@@ -2,6 +2,7 @@
 //! (`moves`), the evaluation (`eval`) and the commands (`help`), each line sent
 //! as an `info string` so that a GUI reading the same pipe is not confused.
 
+use eval::king_safety::DangerWeights;
 use eval::nnue::{Network, NnueStack};
 use shogi::{legal_moves, Color, Position, Square};
 use std::sync::Arc;
@@ -62,11 +63,15 @@ pub fn shape(pos: &Position) -> Vec<String> {
     lines
 }
 
-/// The static evaluation, its main terms and the phase; first the network's
-/// value, as the search sees it (its output divided by `FV_SCALE`), when a network
-/// evaluates.
-pub fn evaluation(pos: &Position, network: Option<(&Arc<Network>, i32)>) -> Vec<String> {
-    let b = eval::evaluate::breakdown(pos);
+/// The static evaluation with the king-danger weights `danger` (a tuning build's
+/// scales), its main terms and the phase; first the network's value, as the
+/// search sees it (its output divided by `FV_SCALE`), when a network evaluates.
+pub fn evaluation(
+    pos: &Position,
+    danger: &DangerWeights,
+    network: Option<(&Arc<Network>, i32)>,
+) -> Vec<String> {
+    let b = eval::evaluate::breakdown_with(pos, danger);
     let mut lines = Vec::new();
     if let Some((network, fv_scale)) = network {
         let value = NnueStack::new(network.clone(), pos).map(|mut stack| {
@@ -126,5 +131,19 @@ mod tests {
         assert_eq!(lines[10], "side to move: White (gote)");
         assert_eq!(lines[11], "Black's hand: G2P");
         assert_eq!(lines[12], "White's hand: R");
+    }
+
+    #[test]
+    fn the_evaluation_shows_the_danger_weights_it_is_given() {
+        use eval::king_safety::DANGER;
+        // White's king has a dragon beside it and Black two golds in hand.
+        let pos = Position::from_sfen("4k4/9/5+R3/9/9/9/9/9/4K4 w 2G 1").unwrap();
+        let safety = |lines: &[String]| {
+            let line = lines.iter().find(|l| l.starts_with("king safety")).expect("a safety line");
+            line.rsplit(' ').next().and_then(|v| v.parse::<i32>().ok()).expect("a value")
+        };
+        let compiled_in = evaluation(&pos, &DANGER, None);
+        let no_penalty = evaluation(&pos, &DangerWeights { cap: 0, ..DANGER }, None);
+        assert!(safety(&no_penalty) > safety(&compiled_in), "{no_penalty:?} {compiled_in:?}");
     }
 }

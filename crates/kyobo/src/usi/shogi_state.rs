@@ -277,7 +277,8 @@ impl GameVariant for ShogiState {
     fn evaluation(&mut self, options: &Options) -> Vec<String> {
         self.prepare_network(options);
         let network = self.network.network.as_ref();
-        display::evaluation(&self.position, network.map(|n| (n, options.fv_scale)))
+        let danger = options.eval_scales.danger();
+        display::evaluation(&self.position, &danger, network.map(|n| (n, options.fv_scale)))
     }
 
     fn shape(&self) -> Result<Vec<String>, String> {
