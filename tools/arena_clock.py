@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""How close a shogiarena run's engines came to losing on time: the games by
+result, the moves searched, the longest move, and the closest call, found by
+replaying each side's clock from shogiarena's wall time of each move.
+
+shogiarena counts time losses (`completion_status.json`, `timeouts_by_origin`);
+this says how much room was left where none happened. Give the run's time
+control (a main time and an increment, or a byoyomi): a move's room is the main
+time left plus the byoyomi, and the increment is added after the move.
+
+    python3 tools/arena_clock.py RUN [--time-ms 1000] [--increment-ms 100] [--byoyomi-ms 0]
+
+Reads RUN/game.db (shogiarena's SQLite record of the games); Python's standard
+library only.
+"""
+
+import argparse
+import collections
+import sqlite3
+import sys
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("run", help="a shogiarena run's folder (holding game.db)")
+    parser.add_argument("--time-ms", type=int, default=1000, help="main time a side")
+    parser.add_argument("--increment-ms", type=int, default=100, help="added after each move")
+    parser.add_argument("--byoyomi-ms", type=int, default=0, help="a move's byoyomi")
+    args = parser.parse_args()
+
+    db = sqlite3.connect(f"file:{args.run}/game.db?mode=ro", uri=True)
+    games = db.execute("select id, game_result, num_moves from game").fetchall()
+    results = collections.Counter(result for _, result, _ in games)
+    # The last row of a game is its end (a resignation or a win), with no time.
+    rows = db.execute(
+        "select game_id, ply, wall_time_ms from game_move"
+        " where wall_time_ms is not null order by game_id, ply"
+    )
+    clocks = {}
+    moves = 0
+    longest = (0, None)
+    closest = (None, None)
+    for game, ply, used in rows:
+        # Sides alternate by ply; which is Black does not matter for the room.
+        side = (game, ply % 2)
+        clock = clocks.get(side, args.time_ms)
+        room = clock + args.byoyomi_ms
+        moves += 1
+        if used > longest[0]:
+            longest = (used, (game, ply))
+        left = room - used
+        if closest[0] is None or left < closest[0]:
+            closest = (left, (game, ply, used, room))
+        clocks[side] = max(clock - used, 0) + args.increment_ms
+
+    print(f"games {len(games)}: " + ", ".join(f"{r} {n}" for r, n in results.most_common()))
+    print(f"moves searched {moves}")
+    if moves:
+        game, ply = longest[1]
+        print(f"longest move {longest[0]} ms (game {game}, ply {ply})")
+        game, ply, used, room = closest[1]
+        print(f"closest call {closest[0]} ms left: {used} ms of {room} (game {game}, ply {ply})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
