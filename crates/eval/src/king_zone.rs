@@ -222,15 +222,9 @@ pub fn king_safety(pos: &Position, color: Color) -> Pair {
     king_safety_with(pos, color, &DANGER)
 }
 
-/// `king_safety(Black) - king_safety(White)`, with one pass over each side's pieces
-/// for both kings' zones (what the evaluation calls).
-#[inline]
-pub fn king_safety_both(pos: &Position) -> Pair {
-    scan_terms(pos, &DANGER).safety
-}
-
-/// The terms of one pass over each side's pieces: [`king_safety_both`] (with the
-/// danger weights given) and
+/// The terms of one pass over each side's pieces for both kings' zones (what the
+/// evaluation calls): `king_safety(Black) - king_safety(White)` (with the danger
+/// weights given) and
 /// [`crate::mobility::slider_mobility`] from Black's side, [`crate::threats::threats`]
 /// from the side to move's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -347,7 +341,6 @@ mod tests {
             assert_eq!(both, apart, "{}", pos.to_sfen());
             // One pass per side over both kings' zones gives the same, and the
             // sliders' mobility with it.
-            assert_eq!(king_safety_both(pos), both, "{}", pos.to_sfen());
             let terms = ScanTerms {
                 safety: both,
                 mobility: crate::mobility::slider_mobility(pos),
