@@ -29,8 +29,7 @@ def main():
     args = parser.parse_args()
 
     db = sqlite3.connect(f"file:{args.run}/game.db?mode=ro", uri=True)
-    games = db.execute("select id, game_result, num_moves from game").fetchall()
-    results = collections.Counter(result for _, result, _ in games)
+    results = collections.Counter(r for (r,) in db.execute("select game_result from game"))
     # The last row of a game is its end (a resignation or a win), with no time.
     rows = db.execute(
         "select game_id, ply, wall_time_ms from game_move"
@@ -53,7 +52,7 @@ def main():
             closest = (left, (game, ply, used, room))
         clocks[side] = max(clock - used, 0) + args.increment_ms
 
-    print(f"games {len(games)}: " + ", ".join(f"{r} {n}" for r, n in results.most_common()))
+    print(f"games {sum(results.values())}: " + ", ".join(f"{r} {n}" for r, n in results.most_common()))
     print(f"moves searched {moves}")
     if moves:
         game, ply = longest[1]
