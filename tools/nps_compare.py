@@ -31,8 +31,11 @@ OTHER = COMMON + [("BookFile", "no_book"), ("NetworkDelay", "0"), ("NetworkDelay
 
 def nps(path, options, sfen, movetime):
     """The last `nps` an engine reports searching `sfen` for `movetime` ms."""
+    # Run from the engine's own folder (YaneuraOu reads its files there), so the
+    # path is made absolute first: a relative one would not be found from it.
+    path = os.path.abspath(path)
     p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                         cwd=os.path.dirname(os.path.abspath(path)))
+                         cwd=os.path.dirname(path))
 
     def send(line):
         p.stdin.write(line + "\n")
