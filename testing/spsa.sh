@@ -4,15 +4,28 @@
 #
 #   testing/spsa.sh [shogiarena options...]
 #
-# 2,000 updates of one game pair each at 200 ms a move by default
+# 2,000 updates of one game pair each at 100 ms a move by default
 # (`--spsa num_updates=N` for fewer). OPENINGS names the openings file as for
 # testing/sprt.sh. The tuned values (RUN/spsa/accepted-best.json) are printed
 # at the end; a value joins the defaults (crates/search/src/pvs/params.rs,
 # crates/shogi-game/src/eval_scales.rs) only after testing/sprt.sh accepts it.
+#
+# A run longer than one sitting: SPSA_RUN=DIR names its directory. Stopped
+# (Ctrl-C) and started again with the same SPSA_RUN and the same options, it
+# goes on from its last update, with the engine it started with (kept beside
+# the run as DIR.kyobo), whatever the work tree holds by then.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-run=$(new_run spsa)
-build_tune_engine
+run=$(realpath -m "${SPSA_RUN:-$(new_run spsa)}")
+engine="$run.kyobo"
+if [[ -f $engine ]]; then
+  mkdir -p "$root/target/spsa/bin"
+  cp "$engine" "$root/target/spsa/bin/kyobo"
+else
+  build_tune_engine
+  mkdir -p "$(dirname "$run")"
+  cp "$root/target/spsa/bin/kyobo" "$engine"
+fi
 arena spsa spsa.yaml "$run" "$@"
 # The tuned values: each parameter, its value and what the engine is sent.
 python3 - "$run/spsa/accepted-best.json" <<'PY'
