@@ -10,6 +10,8 @@
 # at the end; a value joins the defaults (crates/search/src/pvs/params.rs,
 # crates/shogi-game/src/eval_scales.rs) only after testing/sprt.sh accepts it.
 #
+# SPSA_CONFIG=abc-spsa.yaml tunes ABC's numbers instead (SearchAlgorithm ABC).
+#
 # A run longer than one sitting: SPSA_RUN=DIR names its directory. Stopped
 # (Ctrl-C) and started again with the same SPSA_RUN and the same options, it
 # goes on from its last update, with the engine it started with (kept beside
@@ -26,7 +28,7 @@ else
   mkdir -p "$(dirname "$run")"
   cp "$root/target/spsa/bin/kyobo" "$engine"
 fi
-arena spsa spsa.yaml "$run" "$@"
+arena spsa "${SPSA_CONFIG:-spsa.yaml}" "$run" "$@"
 # The tuned values: each parameter, its value and what the engine is sent.
 python3 - "$run/spsa/accepted-best.json" <<'PY'
 import json, sys

@@ -162,14 +162,18 @@ impl Options {
         }
     }
 
-    /// The manifest answered to shogiarena's `usi_tunables`: every listed
-    /// algorithm option that declares a tuner's step, as
-    /// `shogiarena.usi_tunables.v1` JSON; `None` where there is none (an
-    /// ordinary build lists no tuning parameters).
+    /// The manifest answered to shogiarena's `usi_tunables` in a tuning build:
+    /// every listed algorithm option that declares a tuner's step (PVS's
+    /// `Tune_…`, ABC's numbers, the evaluation's scales), as
+    /// `shogiarena.usi_tunables.v1` JSON; `None` in an ordinary build, which
+    /// offers nothing to tune.
     pub fn tunables_manifest() -> Option<String> {
         /// SPSA's learning rate at the last iteration, the same for every
         /// parameter (OpenBench's customary 0.002).
         const R_END: f64 = 0.002;
+        if !cfg!(feature = "tune") {
+            return None;
+        }
         let tunables: Vec<serde_json::Value> = ALGORITHMS
             .iter()
             .flat_map(|a| a.options)
@@ -415,9 +419,16 @@ mod tests {
             (&scale["default"], &scale["min"]),
             (&serde_json::json!(12), &serde_json::json!(1))
         );
-        assert!(tunables
-            .iter()
-            .all(|t| t["id"].as_str().is_some_and(|id| id.starts_with("Tune_"))));
+        // ABC's numbers are there with their steps; its switches are not.
+        let delta = tunables.iter().find(|t| t["id"] == "ABC_Delta").expect("ABC_Delta");
+        assert_eq!(
+            (&delta["default"], &delta["schedule"]["c_end"]),
+            (&serde_json::json!(750), &serde_json::json!(50))
+        );
+        assert!(!tunables.iter().any(|t| t["id"] == "ABC_EarlyCut"), "a switch is not tuned");
+        assert!(tunables.iter().all(|t| t["id"]
+            .as_str()
+            .is_some_and(|id| id.starts_with("Tune_") || id.starts_with("ABC_"))));
     }
 
     /// The evaluation's scales are options of a tuning build only; there they

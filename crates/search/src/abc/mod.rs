@@ -73,23 +73,25 @@ use worker::AbcThread;
 crate::spin_options! {
     /// ABC's parameters, each a USI option (`ABC_…`), declared once here: the
     /// USI `option` lines, `setoption` and docs/abc.md's table come from this.
+    /// The numbers declare a tuner's step too, so that a tuning build offers
+    /// them to SPSA (`testing/abc-spsa.yaml`); the switches do not.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct AbcOptions {
         /// Δ, in hundredths of the game's unit.
-        delta: Value = ("ABC_Delta", 750, 0, 10_000,
+        delta: Value = ("ABC_Delta", 750, 0, 10_000, step 50,
             "Δ, in hundredths of the game's unit (centipawns): a sibling whose key is within Δ of a line's value is an alternative (KFEnd: five pawns)");
         /// SFunc's cap: one node adds at most this to a conspiracy depth.
-        sfunc_cap: usize = ("ABC_SFuncCap", 3, 1, 20,
+        sfunc_cap: usize = ("ABC_SFuncCap", 3, 1, 20, step 1,
             "the most one node adds to a conspiracy depth (KFEnd: 5)");
         /// Moves a node keeps by key.
-        width: usize = ("ABC_Width", 12, 1, table::MAX_MOVES as i64 - 3,
+        width: usize = ("ABC_Width", 12, 1, table::MAX_MOVES as i64 - 3, step 1,
             "moves a node keeps by key (KFEnd: about 10)");
         /// Tactical moves a node keeps beyond its width.
-        captures: usize = ("ABC_Captures", 3, 0, 3,
+        captures: usize = ("ABC_Captures", 3, 0, 3, step 1,
             "tactical moves a node keeps beyond its width");
         /// How far below the best value the root's window reaches, in
         /// hundredths of the unit.
-        root_margin: Value = ("ABC_RootMargin", 50, 0, 10_000,
+        root_margin: Value = ("ABC_RootMargin", 50, 0, 10_000, step 10,
             "how far below the best value the root's window reaches, in centipawns (KFEnd: \"a little\")");
         /// The early β-cut while keys are computed.
         early_cut: bool = ("ABC_EarlyCut", 1, 0, 1,
@@ -100,7 +102,7 @@ crate::spin_options! {
         /// The quiescence search's margin for captures, in hundredths of the
         /// unit: a capture is passed over when its exchange value and this
         /// margin cannot lift the value to alpha.
-        qs_margin: Value = ("ABC_QsMargin", 200, 0, 100_000,
+        qs_margin: Value = ("ABC_QsMargin", 200, 0, 100_000, step 20,
             "the quiescence search passes over a capture whose exchange value plus this margin (centipawns) cannot lift the value to alpha");
         /// Whether a node's searched moves keep their search values as keys in
         /// the position table, for the next iteration (as KFEnd's root does).
@@ -110,18 +112,18 @@ crate::spin_options! {
         /// reaches (aspiration), in hundredths of the unit; a move that fails
         /// high is searched again with the window open above (0: always open
         /// above, as KFEnd).
-        root_aspiration: Value = ("ABC_RootAspiration", 300, 0, 10_000,
+        root_aspiration: Value = ("ABC_RootAspiration", 300, 0, 10_000, step 30,
             "the root's window closes this many centipawns above the last iteration's best value; a move that fails high is searched again open above (0: open, as KFEnd)");
         /// Every this many plies of a line add 1 to both sides' conspiracy
         /// depths (0: none, as KFEnd), so that lines without alternatives end.
-        plies_per_depth: usize = ("ABC_PliesPerDepth", 4, 0, 100,
+        plies_per_depth: usize = ("ABC_PliesPerDepth", 4, 0, 100, step 1,
             "every N plies of a line add 1 to both sides' conspiracy depths, so that lines without alternatives end (0: none, as KFEnd)");
         /// The null move in conspiracy terms (0: none, as KFEnd): a node whose
         /// static value is at or above β passes first; the pass is keyed by the
         /// quiescence value after it, its lines end this much sooner for both
         /// sides, and where it still holds β the node fails high without
         /// keying its moves.
-        null_move: usize = ("ABC_NullMove", 6, 0, 20,
+        null_move: usize = ("ABC_NullMove", 6, 0, 20, step 1,
             "the null move: a node at or above β passes first, the pass's lines this much shorter for both sides; where it holds β the node fails high (0: none, as KFEnd)");
     }
 }
