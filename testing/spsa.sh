@@ -17,6 +17,10 @@
 # goes on from its last update, with the engine it started with (kept beside
 # the run as DIR.kyobo), whatever the work tree holds by then.
 set -euo pipefail
+# The whole script is read before it runs (the braces and the exit below): a run
+# lasts hours, and bash reads a script as it goes, so an edit to this file
+# during a run would otherwise run whatever then stands at its offset.
+{
 source "$(dirname "$0")/common.sh"
 run=$(realpath -m "${SPSA_RUN:-$(new_run spsa)}")
 engine="$run.kyobo"
@@ -37,3 +41,5 @@ print(f"after update {best['update_idx']}:")
 for p in best["parameters"]:
     print(f"  {p['option_name']:24} {p['value']:10.2f}  (sent as {p['wire_value']})")
 PY
+exit
+}
