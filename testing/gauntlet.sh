@@ -9,6 +9,9 @@
 # `GAUNTLET=abc-gauntlet.yaml` plays ABC mode against Fairy-Stockfish. Needs
 # Debian's gpsshogi and fairy-stockfish packages.
 set -euo pipefail
+# Read whole before it runs (the braces and the exit below), so that an edit to
+# this file during a long run cannot make bash run stray text (see spsa.sh).
+{
 source "$(dirname "$0")/common.sh"
 run=$(new_run gauntlet)
 # gpsusi writes each setoption into this file and reads it at its next start.
@@ -27,3 +30,5 @@ arena tournament "${GAUNTLET:-gauntlet.yaml}" "$run" "$@"
 cat "$run/completion_status.json"
 echo
 PYTHONWARNINGS=ignore shogiarena results summary "$run" || true
+exit
+}

@@ -8,6 +8,9 @@
 # it prints the run's status: completed and error games, and time losses by
 # side (`timeouts_by_origin`).
 set -euo pipefail
+# Read whole before it runs (the braces and the exit below), so that an edit to
+# this file during a long run cannot make bash run stray text (see spsa.sh).
+{
 source "$(dirname "$0")/common.sh"
 run=$(new_run selfplay)
 build_release
@@ -15,3 +18,5 @@ arena tournament selfplay.yaml "$run" "$@"
 # Nothing to show after --validate-only or --dry-run.
 [ -f "$run/completion_status.json" ] || exit 0
 cat "$run/completion_status.json"
+exit
+}

@@ -13,6 +13,9 @@
 # against the same build without it).
 # Both engines are release builds; the run's directory is printed at the start.
 set -euo pipefail
+# Read whole before it runs (the braces and the exit below), so that an edit to
+# this file during a long run cannot make bash run stray text (see spsa.sh).
+{
 source "$(dirname "$0")/common.sh"
 base=${1:-main}
 shift || true
@@ -43,3 +46,5 @@ if [ -n "${NEW_OPTIONS:-}" ]; then
   config=$out/sprt.yaml
 fi
 arena sprt "$config" "$(new_run sprt)" --games "$games" "$@"
+exit
+}
