@@ -448,11 +448,15 @@ impl Reader {
         if let Some(rest) = line.strip_prefix('$') {
             let (key, value) = rest.split_once(':').ok_or_else(syntax)?;
             // Keys are names (`EVENT`, `START_TIME`, a KIF key): none is empty or
-            // holds a control character or a BOM, which no writer could keep.
-            if key.is_empty() || key.chars().any(|c| c.is_control() || c == '\u{feff}') {
+            // holds a control character or a BOM, and every one must survive KIF.
+            let header = HeaderKey::from_csa(key);
+            if key.is_empty()
+                || key.chars().any(|c| c.is_control() || c == '\u{feff}')
+                || !crate::kif::keeps_header_key(&header)
+            {
                 return Err(syntax());
             }
-            self.record.headers.push((HeaderKey::from_csa(key), value.to_string()));
+            self.record.headers.push((header, value.to_string()));
             return Ok(());
         }
         if line.starts_with('P') {

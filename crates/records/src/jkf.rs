@@ -64,7 +64,11 @@ fn read_into(root: &Node, record: &mut Record) -> Result<(), Fail> {
             let v = value
                 .as_str()
                 .ok_or_else(|| json_err(value, &format!("header '{key}' is not a string")))?;
-            record.headers.push((HeaderKey::from_kif(key), v.to_string()));
+            let header = HeaderKey::from_kif(key);
+            if !crate::kif::keeps_header_key(&header) {
+                return Err(json_err(value, &format!("header '{key}' cannot be a KIF header")));
+            }
+            record.headers.push((header, v.to_string()));
         }
     }
     if let Some(initial) = root.get("initial") {

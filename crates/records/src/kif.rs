@@ -77,19 +77,42 @@ struct Reader {
     pending: Vec<String>,
 }
 
+/// Whether `key`, written as a KIF or KI2 header line, reads back as a header
+/// with the same name. The CSA and JKF readers refuse a key that would not (one
+/// with a colon, a move's or a board's shape, `手合割`, …): every record they read
+/// must write out as KIF and read back.
+pub(crate) fn keeps_header_key(key: &HeaderKey) -> bool {
+    let name = key.kif_name();
+    let line = format!("{name}：v");
+    [Dialect::Kif, Dialect::Ki2].into_iter().all(|dialect| {
+        let mut r = Reader::new(dialect);
+        r.line(1, &line).is_ok()
+            && r.stack.is_none()
+            && !r.bod.seen
+            && r.handicap_line == 0
+            && matches!(&r.record.headers[..], [(k, v)] if k.kif_name() == name && v == "v")
+    })
+}
+
+impl Reader {
+    fn new(dialect: Dialect) -> Reader {
+        Reader {
+            dialect,
+            record: Record::default(),
+            stack: None,
+            bod: Bod::default(),
+            handicap_line: 0,
+            pending: Vec::new(),
+        }
+    }
+}
+
 fn read(text: &str, dialect: Dialect) -> ReadResult {
     if is_blank(text) {
         return Err(empty());
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut r = Reader {
-        dialect,
-        record: Record::default(),
-        stack: None,
-        bod: Bod::default(),
-        handicap_line: 0,
-        pending: Vec::new(),
-    };
+    let mut r = Reader::new(dialect);
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim_end_matches(['\r', ' ', '\t', '　']);
         if let Err(kind) = r.line(i + 1, line) {

@@ -205,7 +205,8 @@ fn header_keys_no_writer_could_keep() {
     // Texts the property tests below once failed on: a header key that another
     // format would read as a move (▲), a board row (|) or nothing at all (a BOM),
     // or with a control character inside, read without error and then written
-    // out as something else. Such keys are refused now.
+    // out as something else, or a key with a colon, which KIF ends the key at.
+    // Such keys are refused now.
     for text in [
         "▲▲：\n",
         "同▲:\n\r▲:",
@@ -214,6 +215,11 @@ fn header_keys_no_writer_could_keep() {
         "$\u{feff}:",
         "{\"header\":{},\"moves\":[{}\n同　打:",
         "{\"header\":{},\"moves\":[{}\n同\r▲:\n",
+        "$：:",
+        "$手合割:平手",
+        "$後手の持駒:",
+        "{\"header\":{\"：\":\"\"},\"moves\":[{}]}",
+        "{\"header\":{\"▲\":\"\"},\"moves\":[{}]}",
     ] {
         read_everywhere(text, Promise::Moves);
     }
@@ -239,5 +245,31 @@ proptest! {
         let heads = ["", "V2.2\nPI\n+\n", "手数----指手---------消費時間--\n", "position startpos moves ", "{\"header\":{},\"moves\":[{}"];
         let body: String = picks.iter().map(|&i| ALPHABET[i]).collect();
         read_everywhere(&format!("{}{body}", heads[prefix]), Promise::Moves);
+    }
+
+    #[test]
+    fn arbitrary_header_keys_are_kept_or_refused(
+        picks in proptest::collection::vec(0..ALPHABET.len(), 0..6),
+    ) {
+        // Every reader's header line with a key of notation characters: read, it
+        // must write out in every format and read back (checked above), or be refused.
+        let key: String = picks.iter().map(|&i| ALPHABET[i]).collect();
+        let mut quoted = String::from('"');
+        for c in key.chars() {
+            match c {
+                '"' | '\\' => quoted.extend(['\\', c]),
+                c if c.is_control() => quoted.push_str(&format!("\\u{:04x}", c as u32)),
+                c => quoted.push(c),
+            }
+        }
+        quoted.push('"');
+        for text in [
+            format!("V2.2\n${key}:v\nPI\n+\n"),
+            format!("{key}：v\n手数----指手---------消費時間--\n"),
+            format!("{key}：v\n▲７六歩\n"),
+            format!("{{\"header\":{{{quoted}:\"v\"}},\"moves\":[{{}}]}}"),
+        ] {
+            read_everywhere(&text, Promise::Moves);
+        }
     }
 }
