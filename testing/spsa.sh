@@ -7,7 +7,7 @@
 # 2,000 updates of one game pair each at 100 ms a move by default
 # (`--spsa num_updates=N` for fewer). OPENINGS names the openings file as for
 # testing/sprt.sh. The tuned values (RUN/spsa/accepted-best.json) are printed
-# at the end; a value joins the defaults (crates/search/src/pvs/params.rs,
+# at the end, and at any time during a run by `testing/spsa_moved.py RUN`; a value joins the defaults (crates/search/src/pvs/params.rs,
 # crates/shogi-game/src/eval_scales.rs) only after testing/sprt.sh accepts it.
 #
 # SPSA_CONFIG=abc-spsa.yaml tunes ABC's numbers instead (SearchAlgorithm ABC).
@@ -33,13 +33,8 @@ else
   cp "$root/target/spsa/bin/kyobo" "$engine"
 fi
 arena spsa "${SPSA_CONFIG:-spsa.yaml}" "$run" "$@"
-# The tuned values: each parameter, its value and what the engine is sent.
-python3 - "$run/spsa/accepted-best.json" <<'PY'
-import json, sys
-best = json.load(open(sys.argv[1]))
-print(f"after update {best['update_idx']}:")
-for p in best["parameters"]:
-    print(f"  {p['option_name']:24} {p['value']:10.2f}  (sent as {p['wire_value']})")
-PY
+# The tuned values: each parameter, where it started, its value and what the
+# engine is sent, and how far it moved in its own steps.
+python3 "$root/testing/spsa_moved.py" "$run"
 exit
 }
