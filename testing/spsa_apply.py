@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Makes an SPSA run's values the defaults in the work tree, as docs/tuning.md
+says: PVS's and ABC's parameters become their declarations' defaults, and the
+evaluation's king-danger scales are folded into the weights in
+crates/eval/src/weights.rs (the per-cent scales multiply every attack or hand
+weight, with the integer arithmetic the engine used during the run, and stay
+100; the others replace their constant).
+
+    python3 testing/spsa_apply.py RUN
+
+Run it on a branch of the commit whose engine the run played: it refuses a work
+tree whose defaults are not the run's starting values. Then pin the new bench
+signature and let testing/sprt.sh decide.
+"""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DECLARATIONS = ["crates/search/src/pvs/params.rs", "crates/search/src/abc/mod.rs"]
+WEIGHTS = "crates/eval/src/weights.rs"
+# The danger scales that replace a constant of WEIGHTS, and those that scale an array.
+CONSTANTS = {
+    "Tune_DefenderNear": "DEFENDER_NEAR",
+    "Tune_DefenderFar": "DEFENDER_FAR",
+    "Tune_DangerScale": "DANGER_SCALE",
+    "Tune_DangerCap": "DANGER_CAP",
+    "Tune_GuardBonus": "GUARD_BONUS",
+}
+PERCENTS = {"Tune_DangerAttack": "ATTACK_WEIGHT", "Tune_DangerHand": "HAND_DANGER"}
+
+
+class Refused(Exception):
+    pass
+
+
+def literal(text: str) -> int:
+    return int(text.replace("_", ""))
+
+
+def apply(run: Path, root: Path) -> list[str]:
+    """Edits the files under `root`; returns one line per value changed."""
+    space = json.loads((run / "spsa" / "space.normalized.json").read_text())
+    best = json.loads((run / "spsa" / "accepted-best.json").read_text())
+    initial = {p["id"]: p["initial"] for p in space["parameters"]}
+    tuned = {p["parameter_id"]: int(p["wire_value"]) for p in best["parameters"]}
+    texts = {name: (root / name).read_text() for name in DECLARATIONS + [WEIGHTS]}
+    changes = []
+    for name, value in sorted(tuned.items()):
+        start = int(initial[name])
+        if name in PERCENTS:
+            if start != 100:
+                raise Refused(f"{name} started at {start}, not 100")
+            const = PERCENTS[name]
+            pattern = re.compile(rf"(pub const {const}: \[i32; \d+\] = \[)([^\]]*)(\];)")
+            m = pattern.search(texts[WEIGHTS])
+            if not m:
+                raise Refused(f"{const} not found in {WEIGHTS}")
+            old = [literal(w) for w in m.group(2).split(",")]
+            # As EvalScales::danger scales them during the run: w * percent / 100.
+            new = [w * value // 100 if w >= 0 else -((-w * value) // 100) for w in old]
+            if new != old:
+                body = ", ".join(str(w) for w in new)
+                texts[WEIGHTS] = pattern.sub(lambda m: m.group(1) + body + m.group(3), texts[WEIGHTS])
+                changes.append(f"{const}: {old} -> {new} ({name} {value} %)")
+            continue
+        if name in CONSTANTS:
+            const = CONSTANTS[name]
+            pattern = re.compile(rf"(pub const {const}: i32 = )(-?[\d_]+)(;)")
+            file = WEIGHTS
+        else:
+            pattern = re.compile(rf'(\("{name}", )(-?[\d_]+)(,)')
+            file = next((f for f in DECLARATIONS if pattern.search(texts[f])), None)
+            if file is None:
+                raise Refused(f"{name}: no declaration with a literal default")
+        m = pattern.search(texts[file])
+        if not m:
+            raise Refused(f"{name}: {const if name in CONSTANTS else name} not found")
+        if literal(m.group(2)) != start:
+            raise Refused(
+                f"{name} is {m.group(2)} in {file}, the run started from {start}: "
+                "not the work tree the run played"
+            )
+        if value != start:
+            texts[file] = pattern.sub(lambda m: f"{m.group(1)}{value}{m.group(3)}", texts[file], 1)
+            changes.append(f"{name}: {start} -> {value} ({file})")
+    for name, text in texts.items():
+        (root / name).write_text(text)
+    return changes
+
+
+def main() -> int:
+    if len(sys.argv) != 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    try:
+        changes = apply(Path(sys.argv[1]), ROOT)
+    except (Refused, OSError, KeyError, ValueError) as e:
+        print(f"nothing changed: {e}", file=sys.stderr)
+        return 1
+    print("\n".join(changes) if changes else "every tuned value is already the default")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
