@@ -12,6 +12,11 @@
 # (`NEW_OPTIONS="BadShapeCheck=true" testing/sprt.sh HEAD` tests an option
 # against the same build without it).
 # Both engines are release builds; the run's directory is printed at the start.
+#
+# An SPRT longer than one sitting: SPRT_RUN=DIR names its directory. Stopped
+# (Ctrl-C) and started again with the same SPRT_RUN and options, it goes on
+# with the two engines it started with (kept beside the run as DIR.new and
+# DIR.base; BASE and the work tree are then not built again).
 set -euo pipefail
 # Read whole before it runs (the braces and the exit below), so that an edit to
 # this file during a long run cannot make bash run stray text (see spsa.sh).
@@ -23,14 +28,24 @@ games=${GAMES:-2000}
 out=$root/target/sprt
 mkdir -p "$out"
 
-build_release
-cp "$root/target/release/kyobo" "$out/kyobo-new"
-
-tree=$(mktemp -d)
-trap 'git -C "$root" worktree remove --force "$tree"' EXIT
-git -C "$root" worktree add --quiet --detach "$tree" "$base"
-CARGO_TARGET_DIR=$out/base-build cargo build --release --quiet --manifest-path "$tree/Cargo.toml" -p kyobo
-cp "$out/base-build/release/kyobo" "$out/kyobo-base"
+run=$(realpath -m "${SPRT_RUN:-$(new_run sprt)}")
+if [[ -f $run.new && -f $run.base ]]; then
+  cp "$run.new" "$out/kyobo-new"
+  cp "$run.base" "$out/kyobo-base"
+else
+  build_release
+  cp "$root/target/release/kyobo" "$out/kyobo-new"
+  tree=$(mktemp -d)
+  trap 'git -C "$root" worktree remove --force "$tree"' EXIT
+  git -C "$root" worktree add --quiet --detach "$tree" "$base"
+  CARGO_TARGET_DIR=$out/base-build cargo build --release --quiet --manifest-path "$tree/Cargo.toml" -p kyobo
+  cp "$out/base-build/release/kyobo" "$out/kyobo-base"
+  if [[ -n ${SPRT_RUN:-} ]]; then
+    mkdir -p "$(dirname "$run")"
+    cp "$out/kyobo-new" "$run.new"
+    cp "$out/kyobo-base" "$run.base"
+  fi
+fi
 
 config=sprt.yaml
 if [ -n "${NEW_OPTIONS:-}" ]; then
@@ -45,6 +60,7 @@ if [ -n "${NEW_OPTIONS:-}" ]; then
     -e "s#engines/kyobo-base.yaml#$here/engines/kyobo-base.yaml#" "$here/sprt.yaml" >"$out/sprt.yaml"
   config=$out/sprt.yaml
 fi
-arena sprt "$config" "$(new_run sprt)" --games "$games" "$@"
+# shogiarena reads --games only without a configuration: the cap is the schedule's.
+arena sprt "$config" "$run" --tournament "games_per_pair=$games" "$@"
 exit
 }
