@@ -8,6 +8,11 @@
 # GUI). The Windows builds are checked under wine (tools/wine_check.py: USI and
 # perft 5) unless NO_WINE=1.
 #
+# The Linux builds are profile-guided: an instrumented build plays `kyobo bench`
+# (PVS, then ABC), and the build that ships is optimised with what it counted
+# (docs/releases.md). That needs llvm-profdata of rustc's LLVM version (Debian's
+# llvm-N for LLVM N); without it, or with PGO=0, they are built plainly.
+#
 # Needs: the Rust target x86_64-pc-windows-gnu (rustup target add
 # x86_64-pc-windows-gnu), Debian's gcc-mingw-w64-x86-64, wine64 for the check,
 # python3 for the zip files and the check.
@@ -41,17 +46,60 @@ A v3/avx2 build on a CPU without AVX2 says so and stops.
 TXT
 }
 
-# build NAME TARGET CPU: the release binary of the kyobo crate for TARGET with
-# -C target-cpu=CPU, in a target folder of its own.
-build() {
-    local name=$1 target=$2 cpu=$3
-    echo "== $name ($target, target-cpu $cpu)" >&2
+# llvm-profdata of the LLVM major version rustc is built on, if there is one.
+profdata_tool() {
+    local major
+    major=$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
+    for tool in "llvm-profdata-$major" llvm-profdata; do
+        if command -v "$tool" >/dev/null 2>&1 &&
+            "$tool" --version 2>/dev/null | grep -q "LLVM version $major\."; then
+            echo "$tool"
+            return
+        fi
+    done
+}
+
+# cargo_build NAME TARGET FLAGS: the release build of the kyobo crate for TARGET
+# with RUSTFLAGS FLAGS in target/dist-NAME; prints the folder of the binary.
+cargo_build() {
+    local name=$1 target=$2 flags=$3
     # Without the line tables the release profile keeps for profiling: a
     # download a fifth of the size.
-    RUSTFLAGS="-C target-cpu=$cpu" CARGO_TARGET_DIR="target/dist-$name" \
+    RUSTFLAGS="$flags" CARGO_TARGET_DIR="target/dist-$name" \
         CARGO_PROFILE_RELEASE_DEBUG=0 CARGO_PROFILE_RELEASE_STRIP=true \
         cargo build --release --locked -p kyobo --target "$target" >&2
     echo "target/dist-$name/$target/release"
+}
+
+# build NAME TARGET CPU: the release binary of the kyobo crate for TARGET with
+# -C target-cpu=CPU, in a target folder of its own; profile-guided for a Linux
+# target this machine can run, where llvm-profdata is at hand.
+build() {
+    local name=$1 target=$2 cpu=$3
+    local flags="-C target-cpu=$cpu" tool profile dir
+    echo "== $name ($target, target-cpu $cpu)" >&2
+    tool=$(profdata_tool)
+    if [[ ${PGO:-1} == 0 || $target != *linux* ]]; then
+        cargo_build "$name" "$target" "$flags"
+        return
+    fi
+    if [[ -z $tool ]]; then
+        echo "   built without profile guidance: no llvm-profdata of rustc's LLVM version" >&2
+        cargo_build "$name" "$target" "$flags"
+        return
+    fi
+    profile=$(realpath -m "target/dist-$name-profile")
+    rm -rf "$profile"
+    dir=$(cargo_build "$name-instrumented" "$target" "$flags -C profile-generate=$profile")
+    # The instrumented build must run here: a v3 build on a CPU without AVX2 says
+    # so and stops, and is then built plainly.
+    if ! "$dir/kyobo" bench >/dev/null || ! "$dir/kyobo" bench --algo ABC --depth 7 >/dev/null; then
+        echo "   built without profile guidance: the instrumented build does not run here" >&2
+        cargo_build "$name" "$target" "$flags"
+        return
+    fi
+    "$tool" merge -o "$profile/merged.profdata" "$profile" >&2
+    cargo_build "$name" "$target" "$flags -C profile-use=$profile/merged.profdata"
 }
 
 # package NAME DIR BINARY: the archive of BINARY (in DIR) with the docs.
