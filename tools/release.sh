@@ -9,7 +9,8 @@
 # perft 5) unless NO_WINE=1.
 #
 # The Linux builds are profile-guided: an instrumented build plays `kyobo bench`
-# (PVS, then ABC), and the build that ships is optimised with what it counted
+# (PVS, ABC, and PVS with a random NNUE network that kyobo-lab writes), and the
+# build that ships is optimised with what it counted
 # (docs/releases.md). That needs llvm-profdata of rustc's LLVM version (Debian's
 # llvm-N for LLVM N); without it, or with PGO=0, they are built plainly.
 #
@@ -59,6 +60,18 @@ profdata_tool() {
     done
 }
 
+# A random NNUE network for the profile's third bench, so that the network's
+# inference is optimised as hot code too; prints its path.
+profile_net() {
+    local net=target/dist-profile-net/nn.bin
+    if [[ ! -f $net ]]; then
+        cargo build --release --locked -p lab >&2
+        mkdir -p "$(dirname "$net")"
+        target/release/kyobo-lab nnue-random 1 "$net" >&2
+    fi
+    echo "$net"
+}
+
 # cargo_build NAME TARGET FLAGS: the release build of the kyobo crate for TARGET
 # with RUSTFLAGS FLAGS in target/dist-NAME; prints the folder of the binary.
 cargo_build() {
@@ -76,7 +89,7 @@ cargo_build() {
 # target this machine can run, where llvm-profdata is at hand.
 build() {
     local name=$1 target=$2 cpu=$3
-    local flags="-C target-cpu=$cpu" tool profile dir
+    local flags="-C target-cpu=$cpu" tool profile dir net
     echo "== $name ($target, target-cpu $cpu)" >&2
     tool=$(profdata_tool)
     if [[ ${PGO:-1} == 0 || $target != *linux* ]]; then
@@ -90,10 +103,12 @@ build() {
     fi
     profile=$(realpath -m "target/dist-$name-profile")
     rm -rf "$profile"
+    net=$(profile_net)
     dir=$(cargo_build "$name-instrumented" "$target" "$flags -C profile-generate=$profile")
     # The instrumented build must run here: a v3 build on a CPU without AVX2 says
     # so and stops, and is then built plainly.
-    if ! "$dir/kyobo" bench >/dev/null || ! "$dir/kyobo" bench --algo ABC --depth 7 >/dev/null; then
+    if ! "$dir/kyobo" bench >/dev/null || ! "$dir/kyobo" bench --algo ABC --depth 7 >/dev/null ||
+        ! "$dir/kyobo" bench --depth 8 --eval-file "$net" >/dev/null; then
         echo "   built without profile guidance: the instrumented build does not run here" >&2
         cargo_build "$name" "$target" "$flags"
         return
