@@ -7,8 +7,9 @@
 # 2,000 updates of one game pair each at 100 ms a move by default
 # (`--spsa num_updates=N` for fewer). OPENINGS names the openings file as for
 # testing/sprt.sh. The tuned values (RUN/spsa/accepted-best.json) are printed
-# at the end, and at any time during a run by `testing/spsa_moved.py RUN`; a value joins the defaults (crates/search/src/pvs/params.rs,
-# crates/shogi-game/src/eval_scales.rs) only after testing/sprt.sh accepts it.
+# at the end, and at any time during a run by `testing/spsa_moved.py RUN`; they
+# join the defaults (`testing/spsa_apply.py RUN`, docs/tuning.md) only after
+# testing/sprt.sh accepts them.
 #
 # SPSA_CONFIG=abc-spsa.yaml tunes ABC's numbers instead (SearchAlgorithm ABC).
 #

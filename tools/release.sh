@@ -8,11 +8,11 @@
 # GUI). The Windows builds are checked under wine (tools/wine_check.py: USI and
 # perft 5) unless NO_WINE=1.
 #
-# The Linux builds are profile-guided: an instrumented build plays `kyobo bench`
-# (PVS, ABC, and PVS with a random NNUE network that kyobo-lab writes), and the
-# build that ships is optimised with what it counted
-# (docs/releases.md). That needs llvm-profdata of rustc's LLVM version (Debian's
-# llvm-N for LLVM N); without it, or with PGO=0, they are built plainly.
+# The Linux builds are profile-guided (docs/releases.md): an instrumented build
+# plays `kyobo bench` (PVS, ABC, and PVS with a random NNUE network that
+# kyobo-lab writes), and the build that ships is optimised with what it counted.
+# That needs llvm-profdata of rustc's LLVM version (Debian's llvm-N for LLVM N);
+# without it, or with PGO=0, they are built plainly.
 #
 # Needs: the Rust target x86_64-pc-windows-gnu (rustup target add
 # x86_64-pc-windows-gnu), Debian's gcc-mingw-w64-x86-64, wine64 for the check,
