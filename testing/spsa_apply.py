@@ -7,10 +7,13 @@ weight, with the integer arithmetic the engine used during the run, and stay
 100; the others replace their constant).
 
     python3 testing/spsa_apply.py RUN
+    python3 testing/spsa_apply.py --check SPACE.yaml...
 
 Run it on a branch of the commit whose engine the run played: it refuses a work
 tree whose defaults are not the run's starting values. Then pin the new bench
-signature and let testing/sprt.sh decide.
+signature and let testing/sprt.sh decide. `--check` says, before any run, whether
+every parameter a space file selects is one it can write in (CI runs it on
+testing/'s space files).
 """
 
 import json
@@ -91,7 +94,43 @@ def apply(run: Path, root: Path) -> list[str]:
     return changes
 
 
+def writable(name: str, texts: dict[str, str]) -> bool:
+    """Whether `apply` knows where `name`'s default is written."""
+    if name in PERCENTS:
+        return f"pub const {PERCENTS[name]}: [i32;" in texts[WEIGHTS]
+    if name in CONSTANTS:
+        return re.search(rf"pub const {CONSTANTS[name]}: i32 = -?[\d_]+;", texts[WEIGHTS]) is not None
+    pattern = re.compile(rf'\("{name}", -?[\d_]+,')
+    return any(pattern.search(texts[f]) for f in DECLARATIONS)
+
+
+def check(spaces: list[str], root: Path) -> tuple[int, list[str]]:
+    """How many parameters the space files select, and those `apply` could not write."""
+    texts = {name: (root / name).read_text() for name in DECLARATIONS + [WEIGHTS]}
+    selected, missing = 0, []
+    for space in spaces:
+        lines = Path(space).read_text().splitlines()
+        start = lines.index("select:") + 1
+        for line in lines[start:]:
+            if not line.startswith("  "):
+                break
+            item = line.strip()
+            if item.startswith("- "):
+                name = item[2:].strip()
+                selected += 1
+                if not writable(name, texts):
+                    missing.append(f"{space}: {name}")
+    return selected, missing
+
+
 def main() -> int:
+    if len(sys.argv) > 2 and sys.argv[1] == "--check":
+        selected, missing = check(sys.argv[2:], ROOT)
+        for line in missing:
+            print(f"no default to write for {line}", file=sys.stderr)
+        if not missing:
+            print(f"all {selected} parameters the space files select can be written in")
+        return 1 if missing else 0
     if len(sys.argv) != 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
