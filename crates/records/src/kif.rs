@@ -984,6 +984,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_header_key_is_kept_only_if_kif_reads_it_back_as_itself() {
+        let other = |name: &str| HeaderKey::Other(name.to_string());
+        for kept in [HeaderKey::Event, HeaderKey::BlackName, other("EVENT"), other("作者")] {
+            assert!(keeps_header_key(&kept), "{kept:?}");
+        }
+        // Empty, a colon of either width, a KIF or KI2 move's start, a board's
+        // hand line, the handicap line, spaces KIF trims, a comment's mark.
+        for refused in
+            ["", "：", "a:b", "12 x", "▲", "後手の持駒", "手合割", " 棋戦", "棋戦 ", "*x"]
+        {
+            assert!(!keeps_header_key(&other(refused)), "{refused:?}");
+        }
+    }
+
+    #[test]
     fn a_summary_without_a_result_ends_the_moves() {
         for end in ["まで2手", "まで2手で", "まで2手  "] {
             let r = read_ki2(&format!("手合割：平手\n▲７六歩 △３四歩\n{end}\n")).expect(end);
