@@ -1,5 +1,6 @@
 //! Records what `kyobo --version` says beyond the version: the commit built
-//! (where the source is a git checkout) and the CPU features the build may use.
+//! (where the source is a git checkout), the CPU features the build may use, and
+//! whether it was optimised with a profile.
 
 use std::process::Command;
 
@@ -20,13 +21,22 @@ fn main() {
     let have: Vec<&str> =
         wanted.iter().copied().filter(|f| all.split(',').any(|g| g == *f)).collect();
     let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
-    let features = if have.is_empty() {
+    let mut features = if have.is_empty() {
         format!("{arch}, portable")
     } else {
         format!("{arch}: {}", have.join(" "))
     };
+    // A profile-guided build (tools/release.sh) says so, and so does the
+    // instrumented build that gathers the profile (it is slower).
+    let flags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    if flags.contains("profile-use") {
+        features.push_str(", profile-guided");
+    } else if flags.contains("profile-generate") {
+        features.push_str(", instrumented for a profile");
+    }
     println!("cargo:rustc-env=KYOBO_FEATURES={features}");
     println!("cargo:rerun-if-changed=../../.git/HEAD");
     println!("cargo:rerun-if-changed=../../.git/refs/heads");
     println!("cargo:rerun-if-env-changed=RUSTFLAGS");
+    println!("cargo:rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
 }
