@@ -43,6 +43,22 @@ def literal(text: str) -> int:
     return int(text.replace("_", ""))
 
 
+def locate(name: str, texts: dict[str, str]) -> tuple[str, re.Pattern] | None:
+    """The file holding `name`'s default and a pattern whose second group is it
+    (for a per-cent scale, the body of the array it scales); None if none."""
+    if name in PERCENTS:
+        pattern = re.compile(rf"(pub const {PERCENTS[name]}: \[i32; \d+\] = \[)([^\]]*)(\];)")
+        files = [WEIGHTS]
+    elif name in CONSTANTS:
+        pattern = re.compile(rf"(pub const {CONSTANTS[name]}: i32 = )(-?[\d_]+)(;)")
+        files = [WEIGHTS]
+    else:
+        pattern = re.compile(rf'(\("{name}", )(-?[\d_]+)(,)')
+        files = DECLARATIONS
+    file = next((f for f in files if pattern.search(texts[f])), None)
+    return (file, pattern) if file else None
+
+
 def apply(run: Path, root: Path) -> list[str]:
     """Edits the files under `root`; returns one line per value changed."""
     space = json.loads((run / "spsa" / "space.normalized.json").read_text())
@@ -53,34 +69,24 @@ def apply(run: Path, root: Path) -> list[str]:
     changes = []
     for name, value in sorted(tuned.items()):
         start = int(initial[name])
+        found = locate(name, texts)
+        if found is None:
+            raise Refused(f"{name}: no default it could write")
+        file, pattern = found
+        m = pattern.search(texts[file])
         if name in PERCENTS:
             if start != 100:
                 raise Refused(f"{name} started at {start}, not 100")
-            const = PERCENTS[name]
-            pattern = re.compile(rf"(pub const {const}: \[i32; \d+\] = \[)([^\]]*)(\];)")
-            m = pattern.search(texts[WEIGHTS])
-            if not m:
-                raise Refused(f"{const} not found in {WEIGHTS}")
             old = [literal(w) for w in m.group(2).split(",")]
+            if any(w < 0 for w in old):
+                raise Refused(f"{PERCENTS[name]} has a negative weight, which // would round apart from Rust")
             # As EvalScales::danger scales them during the run: w * percent / 100.
-            new = [w * value // 100 if w >= 0 else -((-w * value) // 100) for w in old]
+            new = [w * value // 100 for w in old]
             if new != old:
                 body = ", ".join(str(w) for w in new)
-                texts[WEIGHTS] = pattern.sub(lambda m: m.group(1) + body + m.group(3), texts[WEIGHTS])
-                changes.append(f"{const}: {old} -> {new} ({name} {value} %)")
+                texts[file] = pattern.sub(lambda m: m.group(1) + body + m.group(3), texts[file])
+                changes.append(f"{PERCENTS[name]}: {old} -> {new} ({name} {value} %)")
             continue
-        if name in CONSTANTS:
-            const = CONSTANTS[name]
-            pattern = re.compile(rf"(pub const {const}: i32 = )(-?[\d_]+)(;)")
-            file = WEIGHTS
-        else:
-            pattern = re.compile(rf'(\("{name}", )(-?[\d_]+)(,)')
-            file = next((f for f in DECLARATIONS if pattern.search(texts[f])), None)
-            if file is None:
-                raise Refused(f"{name}: no declaration with a literal default")
-        m = pattern.search(texts[file])
-        if not m:
-            raise Refused(f"{name}: {const if name in CONSTANTS else name} not found")
         if literal(m.group(2)) != start:
             raise Refused(
                 f"{name} is {m.group(2)} in {file}, the run started from {start}: "
@@ -92,16 +98,6 @@ def apply(run: Path, root: Path) -> list[str]:
     for name, text in texts.items():
         (root / name).write_text(text)
     return changes
-
-
-def writable(name: str, texts: dict[str, str]) -> bool:
-    """Whether `apply` knows where `name`'s default is written."""
-    if name in PERCENTS:
-        return f"pub const {PERCENTS[name]}: [i32;" in texts[WEIGHTS]
-    if name in CONSTANTS:
-        return re.search(rf"pub const {CONSTANTS[name]}: i32 = -?[\d_]+;", texts[WEIGHTS]) is not None
-    pattern = re.compile(rf'\("{name}", -?[\d_]+,')
-    return any(pattern.search(texts[f]) for f in DECLARATIONS)
 
 
 def check(spaces: list[str], root: Path) -> tuple[int, list[str]]:
@@ -118,7 +114,7 @@ def check(spaces: list[str], root: Path) -> tuple[int, list[str]]:
             if item.startswith("- "):
                 name = item[2:].strip()
                 selected += 1
-                if not writable(name, texts):
+                if locate(name, texts) is None:
                     missing.append(f"{space}: {name}")
     return selected, missing
 

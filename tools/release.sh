@@ -91,11 +91,11 @@ build() {
     local name=$1 target=$2 cpu=$3
     local flags="-C target-cpu=$cpu" tool profile dir net
     echo "== $name ($target, target-cpu $cpu)" >&2
-    tool=$(profdata_tool)
     if [[ ${PGO:-1} == 0 || $target != *linux* ]]; then
         cargo_build "$name" "$target" "$flags"
         return
     fi
+    tool=$(profdata_tool)
     if [[ -z $tool ]]; then
         echo "   built without profile guidance: no llvm-profdata of rustc's LLVM version" >&2
         cargo_build "$name" "$target" "$flags"
