@@ -10,7 +10,8 @@
 # `--rules time_control.time_ms=10000 time_control.byoyomi_ms=0 time_control.increment_ms=100`.
 # NEW_OPTIONS gives the change's engine USI options the base lacks
 # (`NEW_OPTIONS="BadShapeCheck=true" testing/sprt.sh HEAD` tests an option
-# against the same build without it).
+# against the same build without it). BOTH_OPTIONS gives options to both engines
+# (`BOTH_OPTIONS="NetworkDelay2=20"` for a short byoyomi, as the SPSA run plays).
 # Both engines are release builds; the run's directory is printed at the start.
 #
 # An SPRT longer than one sitting: SPRT_RUN=DIR names its directory. Stopped
@@ -48,16 +49,20 @@ else
 fi
 
 config=sprt.yaml
-if [ -n "${NEW_OPTIONS:-}" ]; then
-  # The change's engine with its options, and a configuration that names it.
-  cp "$here/engines/kyobo-new.yaml" "$out/kyobo-new.yaml"
-  sed -i "s#^engine_path: .*#engine_path: \"$out/kyobo-new\"#" "$out/kyobo-new.yaml"
-  for option in $NEW_OPTIONS; do
-    echo "  ${option%%=*}: ${option#*=}" >>"$out/kyobo-new.yaml"
+if [ -n "${NEW_OPTIONS:-}${BOTH_OPTIONS:-}" ]; then
+  # Each engine with its options, and a configuration that names them.
+  for side in new base; do
+    cp "$here/engines/kyobo-$side.yaml" "$out/kyobo-$side.yaml"
+    sed -i "s#^engine_path: .*#engine_path: \"$out/kyobo-$side\"#" "$out/kyobo-$side.yaml"
+    options=${BOTH_OPTIONS:-}
+    [ "$side" = new ] && options="$options ${NEW_OPTIONS:-}"
+    for option in $options; do
+      echo "  ${option%%=*}: ${option#*=}" >>"$out/kyobo-$side.yaml"
+    done
   done
   # A configuration's paths are read from its own folder.
   sed -e "s#engines/kyobo-new.yaml#$out/kyobo-new.yaml#" \
-    -e "s#engines/kyobo-base.yaml#$here/engines/kyobo-base.yaml#" "$here/sprt.yaml" >"$out/sprt.yaml"
+    -e "s#engines/kyobo-base.yaml#$out/kyobo-base.yaml#" "$here/sprt.yaml" >"$out/sprt.yaml"
   config=$out/sprt.yaml
 fi
 # shogiarena reads --games only without a configuration: the cap is the schedule's.
