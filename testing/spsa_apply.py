@@ -4,7 +4,8 @@ says: PVS's and ABC's parameters become their declarations' defaults, and the
 evaluation's king-danger scales are folded into the weights in
 crates/eval/src/weights.rs (the per-cent scales multiply every attack or hand
 weight, with the integer arithmetic the engine used during the run, and stay
-100; the others replace their constant).
+100; the others replace their constant). The options tables of docs/tuning.md
+and docs/abc.md get the new defaults too.
 
     python3 testing/spsa_apply.py RUN
     python3 testing/spsa_apply.py --check SPACE.yaml...
@@ -24,6 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DECLARATIONS = ["crates/search/src/pvs/params.rs", "crates/search/src/abc/mod.rs"]
 WEIGHTS = "crates/eval/src/weights.rs"
+# The pages whose options tables show each parameter's default (a unit test
+# holds them to the declarations).
+DOCS = ["docs/tuning.md", "docs/abc.md"]
 # The danger scales that replace a constant of WEIGHTS, and those that scale an array.
 CONSTANTS = {
     "Tune_DefenderNear": "DEFENDER_NEAR",
@@ -95,14 +99,35 @@ def apply(run: Path, root: Path) -> list[str]:
         if value != start:
             texts[file] = pattern.sub(lambda m: f"{m.group(1)}{value}{m.group(3)}", texts[file], 1)
             changes.append(f"{name}: {start} -> {value} ({file})")
+            document(name, start, value, texts, root)
     for name, text in texts.items():
         (root / name).write_text(text)
     return changes
 
 
+def docs_row(name: str) -> re.Pattern:
+    """`name`'s row in an options table, its default the second group."""
+    return re.compile(r"^(\| `" + re.escape(name) + r"` \| )(-?\d+)( \|)", re.M)
+
+
+def document(name: str, start: int, value: int, texts: dict[str, str], root: Path) -> None:
+    """Writes `value` as `name`'s default in the docs table that lists it."""
+    row = docs_row(name)
+    for page in DOCS:
+        text = texts.get(page) or (root / page).read_text()
+        m = row.search(text)
+        if m:
+            if int(m.group(2)) != start:
+                raise Refused(f"{page} gives {name} the default {m.group(2)}, not {start}")
+            texts[page] = row.sub(lambda m: f"{m.group(1)}{value}{m.group(3)}", text, 1)
+            return
+    raise Refused(f"{name}: no row in {' or '.join(DOCS)} to give its new default")
+
+
 def check(spaces: list[str], root: Path) -> tuple[int, list[str]]:
     """How many parameters the space files select, and those `apply` could not write."""
     texts = {name: (root / name).read_text() for name in DECLARATIONS + [WEIGHTS]}
+    docs = {page: (root / page).read_text() for page in DOCS}
     selected, missing = 0, []
     for space in spaces:
         lines = Path(space).read_text().splitlines()
@@ -116,6 +141,8 @@ def check(spaces: list[str], root: Path) -> tuple[int, list[str]]:
                 selected += 1
                 if locate(name, texts) is None:
                     missing.append(f"{space}: {name}")
+                elif not any(docs_row(name).search(docs[page]) for page in DOCS):
+                    missing.append(f"{space}: {name} (no docs row)")
     return selected, missing
 
 
