@@ -18,6 +18,8 @@
 # (Ctrl-C) and started again with the same SPRT_RUN and options, it goes on
 # with the two engines it started with (kept beside the run as DIR.new and
 # DIR.base; BASE and the work tree are then not built again).
+# `testing/sprt_status.py RUN` says where a run stands, during it or after;
+# the script prints it at the end.
 set -euo pipefail
 # Read whole before it runs (the braces and the exit below), so that an edit to
 # this file during a long run cannot make bash run stray text (see spsa.sh).
@@ -67,5 +69,7 @@ if [ -n "${NEW_OPTIONS:-}${BOTH_OPTIONS:-}" ]; then
 fi
 # shogiarena reads --games only without a configuration: the cap is the schedule's.
 arena sprt "$config" "$run" --tournament "games_per_pair=$games" "$@"
+# The games, the log-likelihood ratio against its bounds, the Elo difference.
+python3 "$here/sprt_status.py" "$run"
 exit
 }

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Where an SPRT run stands: its games, the log-likelihood ratio shogiarena keeps
+for it against the bounds it stops at, and the Elo difference with its 95 %
+interval from the pairs of games.
+
+    python3 testing/sprt_status.py RUN
+
+RUN is the run's directory (`testing/sprt.sh` prints it; `SPRT_RUN` names it).
+It reads RUN/state.json and writes nothing, so it can be run while the SPRT
+plays. shogiarena 1.3.2's `results summary` gives the games but not the ratio.
+"""
+
+import json
+import math
+import sys
+from pathlib import Path
+
+# A pair's score, by the pentanomial bin shogiarena counts it in: 0, ½, 1, 1½, 2
+# points of two, as a share.
+PAIR_SCORES = [0.0, 0.25, 0.5, 0.75, 1.0]
+
+
+def elo(score: float) -> float:
+    """The Elo difference a score share means (logistic)."""
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def pair_interval(bins: list[int]) -> tuple[float, float, float] | None:
+    """The mean pair score and its 95 % interval, as Elo; None without pairs or
+    while every pair has scored alike (no spread to measure)."""
+    pairs = sum(bins)
+    if pairs < 2:
+        return None
+    mean = sum(b * s for b, s in zip(bins, PAIR_SCORES)) / pairs
+    var = sum(b * (s - mean) ** 2 for b, s in zip(bins, PAIR_SCORES)) / pairs
+    half = 1.96 * math.sqrt(var / pairs)
+    lo, hi = mean - half, mean + half
+    if var == 0 or not 0 < lo < hi < 1:
+        return None
+    return elo(mean), elo(lo), elo(hi)
+
+
+def status(state: dict) -> list[str]:
+    s = state["sprt_state"]
+    upper = math.log((1 - s["beta"]) / s["alpha"])
+    lower = math.log(s["beta"] / (1 - s["alpha"]))
+    llr = s["llr"]
+    if llr >= upper:
+        verdict = "accepted (H1: the change gains)"
+    elif llr <= lower:
+        verdict = "rejected (H0: no gain)"
+    else:
+        verdict = "undecided"
+    lines = [
+        f"SPRT [{s['elo0']:g}, {s['elo1']:g}] Elo, alpha {s['alpha']:g}, beta {s['beta']:g} ({s['model']})",
+        f"games {s['games_played']}: +{s['wins']} -{s['losses']} ={s['draws']}",
+        f"pairs by points of 2 (0, 1/2, 1, 3/2, 2): {s['penta_bins']}",
+        f"LLR {llr:.2f} within [{lower:.2f}, {upper:.2f}]: {verdict}",
+    ]
+    interval = pair_interval(s["penta_bins"])
+    if interval:
+        lines.append(f"Elo {interval[0]:+.1f} ({interval[1]:+.1f} ... {interval[2]:+.1f}, 95 %, from the pairs)")
+    return lines
+
+
+def main() -> int:
+    if len(sys.argv) != 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    try:
+        state = json.loads((Path(sys.argv[1]) / "state.json").read_text())
+        print("\n".join(status(state)))
+    except (OSError, ValueError, KeyError) as e:
+        print(f"no SPRT state in {sys.argv[1]}: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
