@@ -21,13 +21,24 @@ PAIR_SCORES = [0.0, 0.25, 0.5, 0.75, 1.0]
 
 
 def elo(score: float) -> float:
-    """The Elo difference a score share means (logistic)."""
+    """The Elo difference a score share means (logistic).
+
+    >>> round(elo(0.75), 1)
+    190.8
+    """
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
 def pair_interval(bins: list[int]) -> tuple[float, float, float] | None:
     """The mean pair score and its 95 % interval, as Elo; None without pairs or
-    while every pair has scored alike (no spread to measure)."""
+    while every pair has scored alike (no spread to measure).
+
+    Two pairs split and two won: a mean of 3/4, a spread of 1/4 a pair.
+    >>> [round(x, 1) for x in pair_interval([0, 0, 2, 0, 2])]
+    [190.8, 3.5, 919.5]
+    >>> pair_interval([0, 0, 5, 0, 0]) is None
+    True
+    """
     pairs = sum(bins)
     if pairs < 2:
         return None
@@ -41,6 +52,17 @@ def pair_interval(bins: list[int]) -> tuple[float, float, float] | None:
 
 
 def status(state: dict) -> list[str]:
+    """The report's lines; the verdict from the ratio and the bounds
+    ln((1 − β)/α) and ln(β/(1 − α)).
+
+    >>> s = {"elo0": 0, "elo1": 5, "alpha": 0.05, "beta": 0.05, "model": "m",
+    ...      "games_played": 8, "wins": 5, "losses": 1, "draws": 2,
+    ...      "penta_bins": [0, 0, 2, 0, 2], "llr": 2.95}
+    >>> status({"sprt_state": s})[3]
+    'LLR 2.95 within [-2.94, 2.94]: accepted (H1: the change gains)'
+    >>> status({"sprt_state": dict(s, llr=-2.95)})[3]
+    'LLR -2.95 within [-2.94, 2.94]: rejected (H0: no gain)'
+    """
     s = state["sprt_state"]
     upper = math.log((1 - s["beta"]) / s["alpha"])
     lower = math.log(s["beta"] / (1 - s["alpha"]))
