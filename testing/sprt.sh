@@ -5,8 +5,8 @@
 #
 # BASE defaults to main. The openings default to ../shared/data/openings/taya36.sfen
 # beside the repository; set OPENINGS to a file of your own (one SFEN or
-# `startpos moves ...` line each). GAMES caps the run (default 2000). Further
-# arguments go to `shogiarena run sprt`, e.g.
+# `startpos moves ...` line each). GAMES caps the run (default 20000; fixed
+# when a run starts). Further arguments go to `shogiarena run sprt`, e.g.
 # `--rules time_control.time_ms=10000 time_control.byoyomi_ms=0 time_control.increment_ms=100`.
 # NEW_OPTIONS gives the change's engine USI options the base lacks
 # (`NEW_OPTIONS="BadShapeCheck=true" testing/sprt.sh HEAD` tests an option
@@ -27,7 +27,7 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 base=${1:-main}
 shift || true
-games=${GAMES:-2000}
+games=${GAMES:-20000}
 out=$root/target/sprt
 mkdir -p "$out"
 
