@@ -69,7 +69,7 @@ def apply(run: Path, root: Path) -> list[str]:
     best = json.loads((run / "spsa" / "accepted-best.json").read_text())
     initial = {p["id"]: p["initial"] for p in space["parameters"]}
     tuned = {p["parameter_id"]: int(p["wire_value"]) for p in best["parameters"]}
-    texts = {name: (root / name).read_text() for name in DECLARATIONS + [WEIGHTS]}
+    texts = {name: (root / name).read_text() for name in DECLARATIONS + [WEIGHTS] + DOCS}
     changes = []
     for name, value in sorted(tuned.items()):
         start = int(initial[name])
@@ -99,7 +99,7 @@ def apply(run: Path, root: Path) -> list[str]:
         if value != start:
             texts[file] = pattern.sub(lambda m: f"{m.group(1)}{value}{m.group(3)}", texts[file], 1)
             changes.append(f"{name}: {start} -> {value} ({file})")
-            document(name, start, value, texts, root)
+            document(name, start, value, texts)
     for name, text in texts.items():
         (root / name).write_text(text)
     return changes
@@ -110,24 +110,22 @@ def docs_row(name: str) -> re.Pattern:
     return re.compile(r"^(\| `" + re.escape(name) + r"` \| )(-?\d+)( \|)", re.M)
 
 
-def document(name: str, start: int, value: int, texts: dict[str, str], root: Path) -> None:
+def document(name: str, start: int, value: int, texts: dict[str, str]) -> None:
     """Writes `value` as `name`'s default in the docs table that lists it."""
     row = docs_row(name)
     for page in DOCS:
-        text = texts.get(page) or (root / page).read_text()
-        m = row.search(text)
+        m = row.search(texts[page])
         if m:
             if int(m.group(2)) != start:
                 raise Refused(f"{page} gives {name} the default {m.group(2)}, not {start}")
-            texts[page] = row.sub(lambda m: f"{m.group(1)}{value}{m.group(3)}", text, 1)
+            texts[page] = row.sub(lambda m: f"{m.group(1)}{value}{m.group(3)}", texts[page], 1)
             return
     raise Refused(f"{name}: no row in {' or '.join(DOCS)} to give its new default")
 
 
 def check(spaces: list[str], root: Path) -> tuple[int, list[str]]:
     """How many parameters the space files select, and those `apply` could not write."""
-    texts = {name: (root / name).read_text() for name in DECLARATIONS + [WEIGHTS]}
-    docs = {page: (root / page).read_text() for page in DOCS}
+    texts = {name: (root / name).read_text() for name in DECLARATIONS + [WEIGHTS] + DOCS}
     selected, missing = 0, []
     for space in spaces:
         lines = Path(space).read_text().splitlines()
@@ -141,7 +139,7 @@ def check(spaces: list[str], root: Path) -> tuple[int, list[str]]:
                 selected += 1
                 if locate(name, texts) is None:
                     missing.append(f"{space}: {name}")
-                elif not any(docs_row(name).search(docs[page]) for page in DOCS):
+                elif not any(docs_row(name).search(texts[page]) for page in DOCS):
                     missing.append(f"{space}: {name} (no docs row)")
     return selected, missing
 
