@@ -19,7 +19,10 @@
 # with the two engines it started with (kept beside the run as DIR.new and
 # DIR.base; BASE and the work tree are then not built again).
 # `testing/sprt_status.py RUN` says where a run stands, during it or after;
-# the script prints it at the end.
+# the script prints it at the end. A test that meets its run's cap goes on in a
+# new run with the same engines (copy DIR.new and DIR.base to DIR2.new and
+# DIR2.base, then SPRT_RUN=DIR2 with the same options and a new seed);
+# `testing/sprt_status.py DIR DIR2` pools the two.
 set -euo pipefail
 # Read whole before it runs (the braces and the exit below), so that an edit to
 # this file during a long run cannot make bash run stray text (see spsa.sh).

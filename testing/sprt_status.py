@@ -3,11 +3,16 @@
 for it against the bounds it stops at, and the Elo difference with its 95 %
 interval from the pairs of games.
 
-    python3 testing/sprt_status.py RUN
+    python3 testing/sprt_status.py RUN [RUN...]
 
 RUN is the run's directory (`testing/sprt.sh` prints it; `SPRT_RUN` names it).
 It reads RUN/state.json and writes nothing, so it can be run while the SPRT
 plays. shogiarena 1.3.2's `results summary` gives the games but not the ratio.
+
+Several RUNs are one test continued: the same two engines, options and bounds,
+played on in a new run after the first met its cap (shogiarena fixes a run's
+games when it starts). Their pairs are pooled and the ratio is computed again
+from the pooled pairs, with the formula shogiarena uses for one run.
 """
 
 import json
@@ -51,6 +56,59 @@ def pair_interval(bins: list[int]) -> tuple[float, float, float] | None:
     return elo(mean), elo(lo), elo(hi)
 
 
+def elo_to_score(elo_diff: float) -> float:
+    """The expected score share of an Elo difference (logistic)."""
+    return 1.0 / (1.0 + 10.0 ** (-elo_diff / 400.0))
+
+
+def pentanomial_llr(bins: list[int], elo0: float, elo1: float) -> float:
+    """The generalized SPRT's log-likelihood ratio of pair counts (the Brownian
+    approximation fishtest and shogiarena use): pairs × the drift
+    (mean − (s0 + s1)/2)·(s1 − s0)/variance, each empty bin counted as 0.001.
+
+    shogiarena 1.3.2 gave −0.4448 for these pairs with bounds [0, 10]:
+    >>> round(pentanomial_llr([189, 14, 433, 14, 194], 0.0, 10.0), 4)
+    -0.4448
+    """
+    counts = [b if b else 1e-3 for b in bins]
+    total = sum(counts)
+    mean = sum(c * s for c, s in zip(counts, PAIR_SCORES)) / total
+    var = sum(c * (s - mean) ** 2 for c, s in zip(counts, PAIR_SCORES)) / total
+    s0, s1 = elo_to_score(elo0), elo_to_score(elo1)
+    return total * (mean - (s0 + s1) / 2.0) * (s1 - s0) / var
+
+
+def pooled(states: list[dict]) -> dict:
+    """One SPRT state from the states of runs that continue one test: the
+    counts summed and the ratio computed from the pooled pairs. Runs with
+    different bounds or error rates are not one test.
+
+    >>> a = {"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05, "model": "m",
+    ...      "games_played": 4, "wins": 2, "losses": 2, "draws": 0,
+    ...      "penta_bins": [1, 0, 0, 0, 1], "llr": 0.0}
+    >>> b = dict(a, games_played=2, wins=1, losses=1, penta_bins=[0, 0, 1, 0, 0])
+    >>> p = pooled([{"sprt_state": a}, {"sprt_state": b}])["sprt_state"]
+    >>> p["games_played"], p["wins"], p["penta_bins"]
+    (6, 3, [1, 0, 1, 0, 1])
+    >>> pooled([{"sprt_state": a}, {"sprt_state": dict(b, elo1=5)}])
+    Traceback (most recent call last):
+    ValueError: the runs are not one test: their bounds or error rates differ
+    """
+    runs = [state["sprt_state"] for state in states]
+    first = runs[0]
+    if len(runs) == 1:
+        return states[0]
+    keys = ("elo0", "elo1", "alpha", "beta", "model")
+    if any(any(run[k] != first[k] for k in keys) for run in runs):
+        raise ValueError("the runs are not one test: their bounds or error rates differ")
+    total = dict(first)
+    for key in ("games_played", "wins", "losses", "draws"):
+        total[key] = sum(run[key] for run in runs)
+    total["penta_bins"] = [sum(bins) for bins in zip(*(run["penta_bins"] for run in runs))]
+    total["llr"] = pentanomial_llr(total["penta_bins"], first["elo0"], first["elo1"])
+    return {"sprt_state": total}
+
+
 def status(state: dict) -> list[str]:
     """The report's lines; the verdict from the ratio and the bounds
     ln((1 − β)/α) and ln(β/(1 − α)).
@@ -86,14 +144,14 @@ def status(state: dict) -> list[str]:
 
 
 def main() -> int:
-    if len(sys.argv) != 2:
+    if len(sys.argv) < 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     try:
-        state = json.loads((Path(sys.argv[1]) / "state.json").read_text())
-        print("\n".join(status(state)))
+        states = [json.loads((Path(run) / "state.json").read_text()) for run in sys.argv[1:]]
+        print("\n".join(status(pooled(states))))
     except (OSError, ValueError, KeyError) as e:
-        print(f"no SPRT state in {sys.argv[1]}: {e}", file=sys.stderr)
+        print(f"no SPRT state in {' '.join(sys.argv[1:])}: {e}", file=sys.stderr)
         return 1
     return 0
 
