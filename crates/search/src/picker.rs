@@ -163,13 +163,13 @@ impl<M: Copy + Eq + Default> MovePicker<M> {
         b.keys.clear();
         b.kept.clear();
         game.gives_check_each(&b.moves[cur..n], &mut b.checks);
-        for i in cur..n {
-            let m = b.moves[i];
+        let quiets = b.moves[cur..n].iter().zip(&b.scores[cur..n]).zip(&b.checks);
+        for (i, ((&m, &score), &check)) in (cur..).zip(quiets) {
             if m == self.tt_move || m == self.killers[0] || m == self.killers[1] {
                 continue; // handed out already, never counted
             }
-            let key = sort_key(b.scores[i], i);
-            if b.checks[i - cur] || game.is_tactical(m) {
+            let key = sort_key(score, i);
+            if check || game.is_tactical(m) {
                 b.kept.push(key);
             } else {
                 b.keys.push(key);
@@ -203,12 +203,7 @@ impl<M: Copy + Eq + Default> MovePicker<M> {
         if self.cur >= n {
             return None;
         }
-        let mut best = self.cur;
-        for i in self.cur + 1..n {
-            if self.buf.scores[i] > self.buf.scores[best] {
-                best = i;
-            }
-        }
+        let best = self.cur + first_best(&self.buf.scores[self.cur..n]);
         self.buf.moves.swap(self.cur, best);
         self.buf.scores.swap(self.cur, best);
         let m = self.buf.moves[self.cur];
@@ -223,12 +218,7 @@ impl<M: Copy + Eq + Default> MovePicker<M> {
         if self.cur >= n {
             return None;
         }
-        let mut best = self.cur;
-        for i in self.cur + 1..n {
-            if self.buf.scores[i] > self.buf.scores[best] {
-                best = i;
-            }
-        }
+        let best = self.cur + first_best(&self.buf.scores[self.cur..n]);
         let m = self.buf.moves[best];
         let s = self.buf.scores[best];
         self.buf.moves.copy_within(self.cur..best, self.cur + 1);
@@ -436,6 +426,22 @@ fn sort_by_score<M: Copy>(
     }
 }
 
+/// The index of the first of the highest scores (0 for an empty slice).
+#[inline]
+fn first_best(scores: &[i32]) -> usize {
+    let Some(&first) = scores.first() else {
+        return 0;
+    };
+    let (mut best, mut top) = (0, first);
+    for (i, &s) in scores.iter().enumerate().skip(1) {
+        if s > top {
+            best = i;
+            top = s;
+        }
+    }
+    best
+}
+
 /// A move's place in the order: score first, then the earlier position; larger
 /// keys come first.
 #[inline]
@@ -452,6 +458,15 @@ fn key_index(key: u64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn first_best_takes_the_first_of_equal_scores() {
+        assert_eq!(first_best(&[3, 9, 1, 9, 2]), 1);
+        assert_eq!(first_best(&[-5, -7]), 0);
+        assert_eq!(first_best(&[i32::MIN, i32::MIN]), 0);
+        assert_eq!(first_best(&[4]), 0);
+        assert_eq!(first_best(&[]), 0);
+    }
 
     #[test]
     fn sorting_is_descending_and_stable() {
