@@ -8,8 +8,16 @@
 //! position could end in a repetition (a loss, with continuous checks) instead of
 //! mate. Since every probe move leads to a position the game has not seen, probe
 //! moves never repeat a position, and each one keeps a proven mate on the board.
+//!
+//! Each solve starts with a table that has forgotten the last one, and a mate
+//! found in a few milliseconds from one position may take the next probe longer
+//! than its share from the position two plies on. So the rest of the line is
+//! kept: when the opponent answers as the line expects, its next move is played
+//! without a solve. The line is a proof's principal variation, so the position
+//! it reaches is proven too, and its rest is checked again (legal checks, mate at
+//! the end, no repeated position) before it is played.
 
-use mate::{Limits as MateLimits, MateResult, Solver};
+use mate::{verify_mate, Limits as MateLimits, MateResult, Solver};
 use search::time::Clock;
 use search::Limits;
 use shogi::{Move, Position};
@@ -41,6 +49,50 @@ pub fn budget(limits: &Limits) -> Option<Duration> {
     };
     let probe = (move_time / SHARE).min(MAX_PROBE);
     (probe >= MIN_PROBE).then_some(probe)
+}
+
+/// The probe's memory from move to move: its solver and the rest of the last
+/// mate it found.
+pub struct Prober {
+    solver: Solver,
+    /// The position the game reaches when the opponent answers the last mate's
+    /// first move as its line expects, and the line's rest from there.
+    expected: Option<(Position, Vec<Move>)>,
+}
+
+impl Prober {
+    pub fn new(solver: Solver) -> Prober {
+        Prober { solver, expected: None }
+    }
+
+    /// A new table for the solver; the line kept stays.
+    pub fn set_solver(&mut self, solver: Solver) {
+        self.solver = solver;
+    }
+
+    /// A mate from `pos` (side to move attacking): the rest of the last one when
+    /// the game followed its line, else one the solver finds within `time`.
+    pub fn find(&mut self, pos: &Position, time: Duration) -> Option<Vec<Move>> {
+        let line = self.followed(pos).or_else(|| find(&mut self.solver, pos, time));
+        self.expected = line.as_ref().filter(|line| line.len() >= 3).map(|line| {
+            let mut reached = pos.clone();
+            reached.do_move(line[0]);
+            reached.do_move(line[1]);
+            (reached, line[2..].to_vec())
+        });
+        line
+    }
+
+    /// The rest of the last mate when `pos` is where its line led, still a mate
+    /// from `pos` with the game's history.
+    fn followed(&mut self, pos: &Position) -> Option<Vec<Move>> {
+        let (reached, rest) = self.expected.take()?;
+        let sound = reached == *pos
+            && !pos.in_check()
+            && verify_mate(pos, &rest, MateLimits::default().futile_rule).is_ok()
+            && repeats_nothing(pos, &rest);
+        sound.then_some(rest)
+    }
 }
 
 /// A mate from `pos` (side to move attacking) found within `time`, whose line
@@ -137,6 +189,48 @@ mod tests {
         // A lone gold cannot mate.
         let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/K8 b G 1").unwrap();
         assert!(find(&mut solver, &pos, Duration::from_secs(1)).is_none());
+    }
+
+    #[test]
+    fn the_rest_of_a_mate_is_kept_for_the_answer_its_line_expects() {
+        // Mate in 7 (tsume, the attacker has no king).
+        let problem = Position::from_sfen("+N1R6/1k7/9/2B6/9/9/9/9/9 b rb4g4s3n4l18p 1").unwrap();
+        let mut prober = Prober::new(Solver::new(PROBE_HASH_MB));
+        let line = prober.find(&problem, Duration::from_secs(5)).expect("a mate");
+        assert_eq!(line.len(), 7);
+        let mut after_ours = problem.clone();
+        after_ours.do_move(line[0]);
+        let mut followed = after_ours.clone();
+        followed.do_move(line[1]);
+        // The answer the line expects: its rest, with no solve.
+        assert_eq!(prober.followed(&followed), Some(line[2..].to_vec()));
+        // Taken once: a second look finds nothing kept.
+        assert_eq!(prober.followed(&followed), None);
+        // Played through `find` with no time to solve, and kept on for the next.
+        prober.find(&problem, Duration::from_secs(5)).expect("the mate again");
+        let rest = prober.find(&followed, Duration::ZERO).expect("the rest");
+        assert_eq!(rest, line[2..]);
+        let mut next = followed.clone();
+        next.do_move(rest[0]);
+        next.do_move(rest[1]);
+        assert_eq!(prober.followed(&next), Some(line[4..].to_vec()));
+        // Any other answer (at the first reply that is not forced): nothing kept
+        // for it.
+        let mut ours = problem.clone();
+        let deviated = loop {
+            let line = prober.find(&ours, Duration::from_secs(5)).expect("a mate");
+            assert!(line.len() >= 3, "every reply of the line is forced");
+            ours.do_move(line[0]);
+            let other =
+                shogi::legal_moves(&ours).as_slice().iter().copied().find(|&m| m != line[1]);
+            if let Some(other) = other {
+                let mut deviated = ours.clone();
+                deviated.do_move(other);
+                break deviated;
+            }
+            ours.do_move(line[1]);
+        };
+        assert_eq!(prober.followed(&deviated), None);
     }
 
     #[test]

@@ -27,8 +27,8 @@ pub struct ShogiState {
     engine: Arc<Mutex<Engine<ShogiGame>>>,
     /// The solver of `go mate`, kept between calls.
     mate_slot: Arc<mate_hook::MateSlot>,
-    /// The solver of the mate probe before each game move (its table kept).
-    probe_solver: Arc<Mutex<mate::Solver>>,
+    /// The mate probe before each game move (its table and last line kept).
+    prober: Arc<Mutex<mate_probe::Prober>>,
     /// The `USI_Hash` the tables were last made for.
     tables_for_mb: usize,
     /// The `SearchAlgorithm` they were made for.
@@ -48,7 +48,7 @@ impl ShogiState {
             position_error: None,
             engine: Arc::new(Mutex::new(Engine::new(search_mb, options.threads))),
             mate_slot: Arc::new(Mutex::new(None)),
-            probe_solver: Arc::new(Mutex::new(mate::Solver::new(probe_mb))),
+            prober: Arc::new(Mutex::new(mate_probe::Prober::new(mate::Solver::new(probe_mb)))),
             tables_for_mb: options.hash_mb,
             tables_for_algorithm: options.algorithm,
             book: BookState::default(),
@@ -84,10 +84,10 @@ impl ShogiState {
             return;
         }
         engine.touch_table();
-        if let Ok(mut probe) = self.probe_solver.lock() {
+        if let Ok(mut prober) = self.prober.lock() {
             if self.tables_for_mb != options.hash_mb {
                 if let Some(solver) = mate::Solver::try_new(probe_mb) {
-                    *probe = solver;
+                    prober.set_solver(solver);
                 }
             }
         }
@@ -241,12 +241,12 @@ impl GameVariant for ShogiState {
         let engine = Arc::clone(&self.engine);
         let signals = Arc::clone(&search.signals);
         let options = options.clone();
-        let probe_solver = Arc::clone(&self.probe_solver);
+        let prober = Arc::clone(&self.prober);
         search.start(open_ended, move || {
             // With searchmoves, the mate probe (whose mate may start elsewhere) is
             // left out.
             let probed = if among.is_empty() {
-                probe_for_mate(&probe_solver, &game, &limits, &options)
+                probe_for_mate(&prober, &game, &limits, &options)
             } else {
                 Err(limits)
             };
@@ -304,7 +304,7 @@ fn answer_from_book(answer: BookAnswer, ponder: bool, search: &mut SearchThread)
 /// The mate probe (see `mate_probe`): the answer when it finds a mate, else the
 /// limits left for the search.
 fn probe_for_mate(
-    solver: &Mutex<mate::Solver>,
+    prober: &Mutex<mate_probe::Prober>,
     game: &ShogiGame,
     limits: &Limits,
     options: &Options,
@@ -317,10 +317,10 @@ fn probe_for_mate(
         return Err(left);
     }
     let start = Instant::now();
-    let Ok(mut solver) = solver.lock() else {
+    let Ok(mut prober) = prober.lock() else {
         return Err(left);
     };
-    if let Some(line) = mate_probe::find(&mut solver, game.position(), time) {
+    if let Some(line) = prober.find(game.position(), time) {
         let pv: Vec<String> = line.iter().map(|m| m.to_usi()).collect();
         send(&format!(
             "info depth {n} time {ms} score mate {n} pv {pv}",
