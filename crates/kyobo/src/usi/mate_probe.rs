@@ -15,7 +15,9 @@
 //! kept: when the opponent answers as the line expects, its next move is played
 //! without a solve. The line is a proof's principal variation, so the position
 //! it reaches is proven too, and its rest is checked again (legal checks, mate at
-//! the end, no repeated position) before it is played.
+//! the end, no repeated position) before it is played. When the opponent answers
+//! otherwise, the position it reaches is a mate too (every answer of a proven mate
+//! is proven), and the probe gets half the move's time for it.
 
 use mate::{verify_mate, Limits as MateLimits, MateResult, Solver};
 use search::time::Clock;
@@ -36,68 +38,115 @@ const MIN_PROBE: Duration = Duration::from_millis(5);
 /// time limit (not ponder, infinite, depth or node searches, whose answers must
 /// not depend on timing).
 pub fn budget(limits: &Limits) -> Option<Duration> {
-    if limits.ponder || limits.infinite || limits.depth.is_some() || limits.nodes.is_some() {
-        return None;
-    }
-    let move_time = match (limits.movetime, limits.clock) {
-        (Some(t), _) => t,
-        (None, Some(c)) if c.byoyomi_ms > 0 => Duration::from_millis(c.byoyomi_ms),
-        (None, Some(c)) => {
-            Duration::from_millis((c.remaining_ms / 50).saturating_add(c.increment_ms))
-        }
-        (None, None) => return None,
-    };
-    let probe = (move_time / SHARE).min(MAX_PROBE);
+    let probe = (move_time(limits)? / SHARE).min(MAX_PROBE);
     (probe >= MIN_PROBE).then_some(probe)
 }
 
-/// The probe's memory from move to move: its solver and the rest of the last
-/// mate it found.
+/// How long to probe a position known to be a mate: one the opponent reached by
+/// answering a mate the probe played other than its line expected (every answer
+/// of a proven mate is proven). Half the move's time: the search would not see
+/// the mate, and has the other half if the solver does not find it either.
+fn proven_budget(limits: &Limits) -> Option<Duration> {
+    let probe = move_time(limits)? / 2;
+    (probe >= MIN_PROBE).then_some(probe)
+}
+
+/// The time a timed game move may take (see [`budget`] for which moves).
+fn move_time(limits: &Limits) -> Option<Duration> {
+    if limits.ponder || limits.infinite || limits.depth.is_some() || limits.nodes.is_some() {
+        return None;
+    }
+    match (limits.movetime, limits.clock) {
+        (Some(t), _) => Some(t),
+        (None, Some(c)) if c.byoyomi_ms > 0 => Some(Duration::from_millis(c.byoyomi_ms)),
+        (None, Some(c)) => {
+            Some(Duration::from_millis((c.remaining_ms / 50).saturating_add(c.increment_ms)))
+        }
+        (None, None) => None,
+    }
+}
+
+/// The probe's memory from move to move: its solver and the last mate it played.
 pub struct Prober {
     solver: Solver,
-    /// The position the game reaches when the opponent answers the last mate's
-    /// first move as its line expects, and the line's rest from there.
-    expected: Option<(Position, Vec<Move>)>,
+    last: Option<LastMate>,
+}
+
+/// A mate the probe played, as the game stood after its first move.
+struct LastMate {
+    after_ours: Position,
+    /// The answer the line expects, and the line's rest after it.
+    expected: Move,
+    rest: Vec<Move>,
+}
+
+impl LastMate {
+    /// `line` played from `pos`; `None` for a mate in one (nothing follows).
+    fn new(pos: &Position, line: &[Move]) -> Option<LastMate> {
+        let (&ours, &[expected, ref rest @ ..]) = line.split_first()? else {
+            return None;
+        };
+        let mut after_ours = pos.clone();
+        after_ours.do_move(ours);
+        Some(LastMate { after_ours, expected, rest: rest.to_vec() })
+    }
+
+    /// The line's rest when `pos` is where the expected answer led, still a mate
+    /// from `pos` with the game's history.
+    fn rest_from(&self, pos: &Position) -> Option<Vec<Move>> {
+        let mut reached = self.after_ours.clone();
+        reached.do_move(self.expected);
+        let sound = reached == *pos
+            && !pos.in_check()
+            && verify_mate(pos, &self.rest, MateLimits::default().futile_rule).is_ok()
+            && repeats_nothing(pos, &self.rest);
+        sound.then(|| self.rest.clone())
+    }
+
+    /// Whether `pos` is where some answer to the mate's first move led.
+    fn answered(&self, pos: &Position) -> bool {
+        let mut p = self.after_ours.clone();
+        shogi::legal_moves(&p).as_slice().iter().any(|&m| {
+            p.do_move(m);
+            let reached = p == *pos;
+            p.undo_move(m);
+            reached
+        })
+    }
 }
 
 impl Prober {
     pub fn new(solver: Solver) -> Prober {
-        Prober { solver, expected: None }
+        Prober { solver, last: None }
     }
 
-    /// A new table for the solver; the line kept stays.
+    /// A new table for the solver; the mate kept stays.
     pub fn set_solver(&mut self, solver: Solver) {
         self.solver = solver;
     }
 
-    /// A mate from `pos` (side to move attacking): the rest of the last one when
-    /// the game followed its line, else one the solver finds within `time`.
-    pub fn find(&mut self, pos: &Position, time: Duration) -> Option<Vec<Move>> {
-        let line = self.followed(pos).or_else(|| find(&mut self.solver, pos, time));
-        self.expected = line.as_ref().filter(|line| line.len() >= 3).map(|line| {
-            let mut reached = pos.clone();
-            reached.do_move(line[0]);
-            reached.do_move(line[1]);
-            (reached, line[2..].to_vec())
-        });
+    /// A mate from `pos` (side to move attacking) before a search with
+    /// `limits`: the rest of the last one when the game followed its line, else
+    /// one the solver finds within [`budget`], or within [`proven_budget`] when
+    /// the opponent answered the last mate otherwise.
+    pub fn find(&mut self, pos: &Position, limits: &Limits) -> Option<Vec<Move>> {
+        let last = self.last.take();
+        let line = match last.as_ref().and_then(|last| last.rest_from(pos)) {
+            Some(rest) => Some(rest),
+            None => {
+                let proven = last.as_ref().is_some_and(|last| last.answered(pos));
+                let time = if proven { proven_budget(limits) } else { budget(limits) };
+                time.and_then(|time| find(&mut self.solver, pos, time))
+            }
+        };
+        self.last = line.as_ref().and_then(|line| LastMate::new(pos, line));
         line
-    }
-
-    /// The rest of the last mate when `pos` is where its line led, still a mate
-    /// from `pos` with the game's history.
-    fn followed(&mut self, pos: &Position) -> Option<Vec<Move>> {
-        let (reached, rest) = self.expected.take()?;
-        let sound = reached == *pos
-            && !pos.in_check()
-            && verify_mate(pos, &rest, MateLimits::default().futile_rule).is_ok()
-            && repeats_nothing(pos, &rest);
-        sound.then_some(rest)
     }
 }
 
 /// A mate from `pos` (side to move attacking) found within `time`, whose line
 /// repeats no earlier position of the game (`pos` carries the game's history).
-pub fn find(solver: &mut Solver, pos: &Position, time: Duration) -> Option<Vec<Move>> {
+fn find(solver: &mut Solver, pos: &Position, time: Duration) -> Option<Vec<Move>> {
     if pos.in_check() {
         return None;
     }
@@ -192,45 +241,66 @@ mod tests {
     }
 
     #[test]
+    fn a_proven_position_gets_half_the_move() {
+        assert_eq!(proven_budget(&clock(0, 1000)), Some(Duration::from_millis(500)));
+        assert_eq!(proven_budget(&clock(0, 60_000)), Some(Duration::from_secs(30)));
+        assert_eq!(proven_budget(&clock(0, 8)), None);
+        assert_eq!(proven_budget(&Limits::depth(5)), None);
+    }
+
+    #[test]
     fn the_rest_of_a_mate_is_kept_for_the_answer_its_line_expects() {
         // Mate in 7 (tsume, the attacker has no king).
         let problem = Position::from_sfen("+N1R6/1k7/9/2B6/9/9/9/9/9 b rb4g4s3n4l18p 1").unwrap();
+        let timed = clock(0, 5000);
         let mut prober = Prober::new(Solver::new(PROBE_HASH_MB));
-        let line = prober.find(&problem, Duration::from_secs(5)).expect("a mate");
+        let line = prober.find(&problem, &timed).expect("a mate");
         assert_eq!(line.len(), 7);
-        let mut after_ours = problem.clone();
-        after_ours.do_move(line[0]);
-        let mut followed = after_ours.clone();
+        let mut followed = problem.clone();
+        followed.do_move(line[0]);
         followed.do_move(line[1]);
-        // The answer the line expects: its rest, with no solve.
-        assert_eq!(prober.followed(&followed), Some(line[2..].to_vec()));
-        // Taken once: a second look finds nothing kept.
-        assert_eq!(prober.followed(&followed), None);
-        // Played through `find` with no time to solve, and kept on for the next.
-        prober.find(&problem, Duration::from_secs(5)).expect("the mate again");
-        let rest = prober.find(&followed, Duration::ZERO).expect("the rest");
-        assert_eq!(rest, line[2..]);
+        // The answer the line expects: its rest, with no time to solve, and the
+        // rest kept in turn.
+        let no_time = clock(0, 0);
+        assert_eq!(budget(&no_time), None);
+        assert_eq!(prober.find(&followed, &no_time), Some(line[2..].to_vec()));
         let mut next = followed.clone();
-        next.do_move(rest[0]);
-        next.do_move(rest[1]);
-        assert_eq!(prober.followed(&next), Some(line[4..].to_vec()));
-        // Any other answer (at the first reply that is not forced): nothing kept
-        // for it.
+        next.do_move(line[2]);
+        next.do_move(line[3]);
+        assert_eq!(prober.find(&next, &no_time), Some(line[4..].to_vec()));
+        next.do_move(line[4]);
+        next.do_move(line[5]);
+        assert_eq!(prober.find(&next, &no_time), Some(line[6..].to_vec()));
+        // Nothing kept after a mate in one, nor for a position the line did not
+        // lead to.
+        assert!(prober.last.is_none());
+        prober.find(&problem, &timed).expect("the mate again");
+        assert_eq!(prober.find(&Position::startpos(), &no_time), None);
+        assert!(prober.last.is_none());
+    }
+
+    #[test]
+    fn another_answer_to_a_mate_is_known_proven() {
+        let problem = Position::from_sfen("+N1R6/1k7/9/2B6/9/9/9/9/9 b rb4g4s3n4l18p 1").unwrap();
+        let mut prober = Prober::new(Solver::new(PROBE_HASH_MB));
+        // The first answer of the line that is not forced, and another one.
         let mut ours = problem.clone();
-        let deviated = loop {
-            let line = prober.find(&ours, Duration::from_secs(5)).expect("a mate");
-            assert!(line.len() >= 3, "every reply of the line is forced");
+        let (last, other) = loop {
+            let line = prober.find(&ours, &clock(0, 5000)).expect("a mate");
+            assert!(line.len() >= 3, "every answer of the line is forced");
+            let last = prober.last.take().expect("the mate kept");
             ours.do_move(line[0]);
-            let other =
-                shogi::legal_moves(&ours).as_slice().iter().copied().find(|&m| m != line[1]);
-            if let Some(other) = other {
-                let mut deviated = ours.clone();
-                deviated.do_move(other);
-                break deviated;
+            let answers = shogi::legal_moves(&ours);
+            if let Some(&other) = answers.as_slice().iter().find(|&&m| m != line[1]) {
+                break (last, other);
             }
             ours.do_move(line[1]);
         };
-        assert_eq!(prober.followed(&deviated), None);
+        let mut answered = ours.clone();
+        answered.do_move(other);
+        assert_eq!(last.rest_from(&answered), None);
+        assert!(last.answered(&answered));
+        assert!(!last.answered(&Position::startpos()));
     }
 
     #[test]

@@ -310,9 +310,9 @@ fn probe_for_mate(
     options: &Options,
 ) -> Result<Answer, Limits> {
     let mut left = limits.clone();
-    let Some(time) = mate_probe::budget(limits) else {
+    if mate_probe::budget(limits).is_none() {
         return Err(left);
-    };
+    }
     if game.declaration_wins() {
         return Err(left);
     }
@@ -320,7 +320,7 @@ fn probe_for_mate(
     let Ok(mut prober) = prober.lock() else {
         return Err(left);
     };
-    if let Some(line) = prober.find(game.position(), time) {
+    if let Some(line) = prober.find(game.position(), limits) {
         let pv: Vec<String> = line.iter().map(|m| m.to_usi()).collect();
         send(&format!(
             "info depth {n} time {ms} score mate {n} pv {pv}",
