@@ -4,13 +4,23 @@ through: after a side reports a mate score, a later move of the same side
 reports none (it lost the line), and whether that side went on to win.
 
     python3 testing/mate_claims.py RUN [RUN...]
+    python3 testing/mate_claims.py --replay ENGINE RUN
 
 RUN is a run's directory (an SPRT, gauntlet or self-play run); its game.db is
 read, nothing is written. shogiarena stores a mate in N plies as 32000 − N
 from the mover's side.
+
+`--replay ENGINE` plays each game where a mate was announced and lost back to
+ENGINE (a USI engine, Kyobo's options): the position of the announcement at
+1 s a move, then, when ENGINE announces a mate there too and plays the game's
+move, the position after the game's answer at 100 ms. It counts the second
+moves that keep a mate score. Reading the moves needs rsshogi (installed with
+shogiarena).
 """
 
+import argparse
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 
@@ -41,6 +51,56 @@ def first_lost_mate(first_black: bool, evals: list[int | None]) -> str | None:
     return None
 
 
+def lost_mates(db: sqlite3.Connection):
+    """(initial SFEN, USI moves, index of the announcing move) of each game
+    where a mate was announced and its line lost afterwards."""
+    import rsshogi.core as rc
+
+    games = db.execute("select id, initial_position_sfen from game").fetchall()
+    for game_id, sfen in games:
+        first_black = sfen.split()[1] == "b"
+        rows = db.execute(
+            "select next_move, eval from game_move where game_id = ? order by ply", (game_id,)
+        ).fetchall()
+        if not first_lost_mate(first_black, [value for _, value in rows]):
+            continue
+        announced = next(i for i, (_, v) in enumerate(rows) if v is not None and v >= MATE_FLOOR)
+        moves = [rc.Move(m).to_usi() for m, _ in rows if m is not None]
+        yield sfen, moves, announced
+
+
+def replay(engine: str, sfen: str, moves: list[str], at: int) -> str:
+    """"kept", "lost" or "other" (ENGINE announced no mate at the first
+    position, or played another move there)."""
+    process = subprocess.Popen(
+        [engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+
+    def ask(n: int, byoyomi_ms: int) -> tuple[str, bool]:
+        position = f"position sfen {sfen} moves {' '.join(moves[:n])}".rstrip()
+        process.stdin.write(f"{position}\ngo btime 0 wtime 0 byoyomi {byoyomi_ms}\n")
+        process.stdin.flush()
+        mate = False
+        for line in process.stdout:
+            mate = mate or " score mate " in line and " score mate -" not in line
+            if line.startswith("bestmove"):
+                return line.split()[1], mate
+        raise RuntimeError(f"{engine} ended without a bestmove")
+
+    try:
+        process.stdin.write("usi\nsetoption name NetworkDelay2 value 20\nisready\nusinewgame\n")
+        process.stdin.flush()
+        first, mate = ask(at, 1000)
+        if not mate or first != moves[at] or at + 2 > len(moves):
+            return "other"
+        _, mate = ask(at + 2, 100)
+        return "kept" if mate else "lost"
+    finally:
+        process.stdin.write("quit\n")
+        process.stdin.flush()
+        process.wait()
+
+
 def count(db: sqlite3.Connection) -> tuple[int, int, int, int]:
     """Games, games with an announced mate, games where the announcing side lost
     the line, and of those the games it did not win."""
@@ -59,20 +119,30 @@ def count(db: sqlite3.Connection) -> tuple[int, int, int, int]:
 
 
 def main() -> int:
-    if len(sys.argv) < 2:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    for run in sys.argv[1:]:
+    parser = argparse.ArgumentParser(usage=__doc__)
+    parser.add_argument("--replay", metavar="ENGINE")
+    parser.add_argument("runs", nargs="+", metavar="RUN")
+    args = parser.parse_args()
+    for run in args.runs:
         path = Path(run) / "game.db"
         if not path.is_file():
             print(f"no game.db in {run}", file=sys.stderr)
             return 1
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
             games, announced, lost_line, not_won = count(db)
-        print(
-            f"{run}: {games} games, a mate announced in {announced}, "
-            f"its line lost afterwards in {lost_line}, {not_won} of them not won"
-        )
+            print(
+                f"{run}: {games} games, a mate announced in {announced}, "
+                f"its line lost afterwards in {lost_line}, {not_won} of them not won"
+            )
+            if args.replay:
+                tally = {"kept": 0, "lost": 0, "other": 0}
+                for sfen, moves, at in lost_mates(db):
+                    tally[replay(args.replay, sfen, moves, at)] += 1
+                print(
+                    f"replayed with {args.replay}: the mate kept at the next move in "
+                    f"{tally['kept']}, lost in {tally['lost']}; {tally['other']} where it "
+                    "announced no mate first or played another move"
+                )
     return 0
 
 
