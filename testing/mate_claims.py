@@ -101,21 +101,40 @@ def replay(engine: str, sfen: str, moves: list[str], at: int) -> str:
         process.wait()
 
 
-def count(db: sqlite3.Connection) -> tuple[int, int, int, int]:
-    """Games, games with an announced mate, games where the announcing side lost
-    the line, and of those the games it did not win."""
-    games = db.execute("select id, game_result, initial_position_sfen from game").fetchall()
-    announced = lost_line = not_won = 0
-    for game_id, result, sfen in games:
+def first_announcer(first_black: bool, evals: list[int | None]) -> str | None:
+    """The side ("B" or "W") that announced a mate first, if any.
+
+    >>> first_announcer(False, [12, 31995, 31997])
+    'B'
+    """
+    for i, value in enumerate(evals):
+        if value is not None and value >= MATE_FLOOR:
+            return "B" if (i % 2 == 0) == first_black else "W"
+    return None
+
+
+def count(db: sqlite3.Connection) -> tuple[int, dict[str, list[int]]]:
+    """Games, and by the engine that announced a mate first: the games it
+    announced one in, those where it lost the line, and of those the games it
+    did not win."""
+    names = dict(db.execute("select id, player_name from player"))
+    games = db.execute(
+        "select id, game_result, initial_position_sfen, black_player_id, white_player_id from game"
+    ).fetchall()
+    by_engine: dict[str, list[int]] = {}
+    for game_id, result, sfen, black, white in games:
         first_black = sfen.split()[1] == "b"
         rows = db.execute("select eval from game_move where game_id = ? order by ply", (game_id,))
         evals = [value for (value,) in rows]
-        announced += any(v is not None and v >= MATE_FLOOR for v in evals)
-        side = first_lost_mate(first_black, evals)
-        if side:
-            lost_line += 1
-            not_won += result != ("BLACK_WIN" if side == "B" else "WHITE_WIN")
-    return len(games), announced, lost_line, not_won
+        side = first_announcer(first_black, evals)
+        if side is None:
+            continue
+        tally = by_engine.setdefault(names[black if side == "B" else white], [0, 0, 0])
+        tally[0] += 1
+        if first_lost_mate(first_black, evals):
+            tally[1] += 1
+            tally[2] += result != ("BLACK_WIN" if side == "B" else "WHITE_WIN")
+    return len(games), by_engine
 
 
 def main() -> int:
@@ -129,11 +148,13 @@ def main() -> int:
             print(f"no game.db in {run}", file=sys.stderr)
             return 1
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-            games, announced, lost_line, not_won = count(db)
-            print(
-                f"{run}: {games} games, a mate announced in {announced}, "
-                f"its line lost afterwards in {lost_line}, {not_won} of them not won"
-            )
+            games, by_engine = count(db)
+            print(f"{run}: {games} games")
+            for engine, (announced, lost_line, not_won) in sorted(by_engine.items()):
+                print(
+                    f"  {engine} announced a mate first in {announced}, lost its line "
+                    f"afterwards in {lost_line}, {not_won} of them not won"
+                )
             if args.replay:
                 tally = {"kept": 0, "lost": 0, "other": 0}
                 for sfen, moves, at in lost_mates(db):
