@@ -23,6 +23,8 @@ use mate::{verify_mate, Limits as MateLimits, MateResult, Solver};
 use search::time::Clock;
 use search::Limits;
 use shogi::{Move, Position};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Table size of the probe's solver (kept from move to move).
@@ -128,15 +130,21 @@ impl Prober {
     /// A mate from `pos` (side to move attacking) before a search with
     /// `limits`: the rest of the last one when the game followed its line, else
     /// one the solver finds within [`budget`], or within [`proven_budget`] when
-    /// the opponent answered the last mate otherwise.
-    pub fn find(&mut self, pos: &Position, limits: &Limits) -> Option<Vec<Move>> {
+    /// the opponent answered the last mate otherwise; a solve ends early when
+    /// `stop` is set.
+    pub fn find(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &Arc<AtomicBool>,
+    ) -> Option<Vec<Move>> {
         let last = self.last.take();
         let line = match last.as_ref().and_then(|last| last.rest_from(pos)) {
             Some(rest) => Some(rest),
             None => {
                 let proven = last.as_ref().is_some_and(|last| last.answered(pos));
                 let time = if proven { proven_budget(limits) } else { budget(limits) };
-                time.and_then(|time| find(&mut self.solver, pos, time))
+                time.and_then(|time| find(&mut self.solver, pos, time, stop))
             }
         };
         self.last = line.as_ref().and_then(|line| LastMate::new(pos, line));
@@ -144,9 +152,15 @@ impl Prober {
     }
 }
 
-/// A mate from `pos` (side to move attacking) found within `time`, whose line
-/// repeats no earlier position of the game (`pos` carries the game's history).
-fn find(solver: &mut Solver, pos: &Position, time: Duration) -> Option<Vec<Move>> {
+/// A mate from `pos` (side to move attacking) found within `time` (or until
+/// `stop` is set), whose line repeats no earlier position of the game (`pos`
+/// carries the game's history).
+fn find(
+    solver: &mut Solver,
+    pos: &Position,
+    time: Duration,
+    stop: &Arc<AtomicBool>,
+) -> Option<Vec<Move>> {
     if pos.in_check() {
         return None;
     }
@@ -155,6 +169,7 @@ fn find(solver: &mut Solver, pos: &Position, time: Duration) -> Option<Vec<Move>
     let limits = MateLimits {
         time: Some(solve),
         read_out: Some(read_out),
+        stop: Some(Arc::clone(stop)),
         shortest: false,
         ..MateLimits::default()
     };
@@ -233,11 +248,25 @@ mod tests {
         let mut solver = Solver::new(PROBE_HASH_MB);
         // Mate in 1 (G*5b) with a pawn on 5c.
         let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/K8 b G 1").unwrap();
-        let line = find(&mut solver, &pos, Duration::from_secs(1)).expect("a mate");
+        let line = find(&mut solver, &pos, Duration::from_secs(1), &go_on()).expect("a mate");
         assert_eq!(line.iter().map(|m| m.to_usi()).collect::<Vec<_>>(), ["G*5b"]);
         // A lone gold cannot mate.
         let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/K8 b G 1").unwrap();
-        assert!(find(&mut solver, &pos, Duration::from_secs(1)).is_none());
+        assert!(find(&mut solver, &pos, Duration::from_secs(1), &go_on()).is_none());
+    }
+
+    /// A stop flag that is never set.
+    fn go_on() -> Arc<AtomicBool> {
+        Arc::new(AtomicBool::new(false))
+    }
+
+    #[test]
+    fn a_stop_ends_the_probe() {
+        let problem = Position::from_sfen("+N1R6/1k7/9/2B6/9/9/9/9/9 b rb4g4s3n4l18p 1").unwrap();
+        let mut solver = Solver::new(PROBE_HASH_MB);
+        let stopped = Arc::new(AtomicBool::new(true));
+        assert_eq!(find(&mut solver, &problem, Duration::from_secs(5), &stopped), None);
+        assert!(find(&mut solver, &problem, Duration::from_secs(5), &go_on()).is_some());
     }
 
     #[test]
@@ -254,7 +283,7 @@ mod tests {
         let problem = Position::from_sfen("+N1R6/1k7/9/2B6/9/9/9/9/9 b rb4g4s3n4l18p 1").unwrap();
         let timed = clock(0, 5000);
         let mut prober = Prober::new(Solver::new(PROBE_HASH_MB));
-        let line = prober.find(&problem, &timed).expect("a mate");
+        let line = prober.find(&problem, &timed, &go_on()).expect("a mate");
         assert_eq!(line.len(), 7);
         let mut followed = problem.clone();
         followed.do_move(line[0]);
@@ -263,19 +292,19 @@ mod tests {
         // rest kept in turn.
         let no_time = clock(0, 0);
         assert_eq!(budget(&no_time), None);
-        assert_eq!(prober.find(&followed, &no_time), Some(line[2..].to_vec()));
+        assert_eq!(prober.find(&followed, &no_time, &go_on()), Some(line[2..].to_vec()));
         let mut next = followed.clone();
         next.do_move(line[2]);
         next.do_move(line[3]);
-        assert_eq!(prober.find(&next, &no_time), Some(line[4..].to_vec()));
+        assert_eq!(prober.find(&next, &no_time, &go_on()), Some(line[4..].to_vec()));
         next.do_move(line[4]);
         next.do_move(line[5]);
-        assert_eq!(prober.find(&next, &no_time), Some(line[6..].to_vec()));
+        assert_eq!(prober.find(&next, &no_time, &go_on()), Some(line[6..].to_vec()));
         // Nothing kept after a mate in one, nor for a position the line did not
         // lead to.
         assert!(prober.last.is_none());
-        prober.find(&problem, &timed).expect("the mate again");
-        assert_eq!(prober.find(&Position::startpos(), &no_time), None);
+        prober.find(&problem, &timed, &go_on()).expect("the mate again");
+        assert_eq!(prober.find(&Position::startpos(), &no_time, &go_on()), None);
         assert!(prober.last.is_none());
     }
 
@@ -286,7 +315,7 @@ mod tests {
         // The first answer of the line that is not forced, and another one.
         let mut ours = problem.clone();
         let (last, other) = loop {
-            let line = prober.find(&ours, &clock(0, 5000)).expect("a mate");
+            let line = prober.find(&ours, &clock(0, 5000), &go_on()).expect("a mate");
             assert!(line.len() >= 3, "every answer of the line is forced");
             let last = prober.last.take().expect("the mate kept");
             ours.do_move(line[0]);

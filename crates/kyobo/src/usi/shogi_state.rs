@@ -15,6 +15,7 @@ use search::{Engine, Limits};
 use shogi::{Color, Position};
 use shogi_game::shape_rule::ShapeRule;
 use shogi_game::ShogiGame;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -125,7 +126,7 @@ impl ShogiState {
             engine.release_table();
         }
         let (pos, (hash_mb, _)) = (self.position.clone(), split_hash(options.hash_mb));
-        search.mate_stop.store(false, std::sync::atomic::Ordering::SeqCst);
+        search.mate_stop.store(false, Ordering::SeqCst);
         let stop = Arc::clone(&search.mate_stop);
         let slot = Arc::clone(&self.mate_slot);
         search.start(time.is_none(), move || mate_hook::answer(&slot, &pos, time, hash_mb, stop));
@@ -242,16 +243,22 @@ impl GameVariant for ShogiState {
         let signals = Arc::clone(&search.signals);
         let options = options.clone();
         let prober = Arc::clone(&self.prober);
+        // `stop` ends the probe's solve as well as the search.
+        search.mate_stop.store(false, Ordering::SeqCst);
+        let probe_stop = Arc::clone(&search.mate_stop);
         search.start(open_ended, move || {
             // With searchmoves, the mate probe (whose mate may start elsewhere) is
             // left out.
             let probed = if among.is_empty() {
-                probe_for_mate(&prober, &game, &limits, &options)
+                probe_for_mate(&prober, &game, &limits, &options, &probe_stop)
             } else {
                 Err(limits)
             };
             let answer = match probed {
-                Ok(answer) => answer,
+                Ok(answer) => {
+                    wait_for_release(&signals, false);
+                    answer
+                }
                 Err(limits) => think(&engine, &game, &among, &limits, &signals, &options, random),
             };
             vec![bestmove_line(&answer)]
@@ -292,25 +299,35 @@ fn answer_from_book(answer: BookAnswer, ponder: bool, search: &mut SearchThread)
     search.signals.reset(ponder);
     let signals = Arc::clone(&search.signals);
     search.start(ponder, move || {
-        while signals.is_pondering() && !signals.stopped() {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        wait_for_release(&signals, false);
         let mut lines = answer.lines;
         lines.push(bestmove_line(&Answer::Move { best: answer.best, ponder: answer.ponder }));
         lines
     });
 }
 
+/// An answer known before the time is up waits while the engine ponders (until
+/// `ponderhit` or `stop`), and, for an `infinite` search, until `stop`.
+fn wait_for_release(signals: &Signals, infinite: bool) {
+    while !signals.stopped() && (infinite || signals.is_pondering()) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
 /// The mate probe (see `mate_probe`): the answer when it finds a mate, else the
-/// limits left for the search.
+/// limits left for the search. While the engine ponders, the probe runs on the
+/// opponent's time with the share the move will have, and its mate is answered
+/// at `ponderhit`.
 fn probe_for_mate(
     prober: &Mutex<mate_probe::Prober>,
     game: &ShogiGame,
     limits: &Limits,
     options: &Options,
+    stop: &Arc<AtomicBool>,
 ) -> Result<Answer, Limits> {
     let mut left = limits.clone();
-    if mate_probe::budget(limits).is_none() {
+    let timed = Limits { ponder: false, ..limits.clone() };
+    if mate_probe::budget(&timed).is_none() {
         return Err(left);
     }
     if game.declaration_wins() {
@@ -320,7 +337,7 @@ fn probe_for_mate(
     let Ok(mut prober) = prober.lock() else {
         return Err(left);
     };
-    if let Some(line) = prober.find(game.position(), limits) {
+    if let Some(line) = prober.find(game.position(), &timed, stop) {
         let pv: Vec<String> = line.iter().map(|m| m.to_usi()).collect();
         send(&format!(
             "info depth {n} time {ms} score mate {n} pv {pv}",
@@ -331,7 +348,9 @@ fn probe_for_mate(
         let ponder = if options.ponder { line.get(1).copied() } else { None };
         return Ok(Answer::Move { best: line[0], ponder });
     }
-    mate_probe::charge(&mut left, start.elapsed());
+    if !limits.ponder {
+        mate_probe::charge(&mut left, start.elapsed());
+    }
     Err(left)
 }
 
@@ -346,11 +365,8 @@ fn think(
     random: Option<book::Rng>,
 ) -> Answer {
     if game.declaration_wins() {
-        // Winning by declaration needs no search, but a ponder or infinite search
-        // still answers only when released.
-        while !signals.stopped() && (limits.infinite || signals.is_pondering()) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        // Winning by declaration needs no search.
+        wait_for_release(signals, limits.infinite);
         return Answer::Win;
     }
     let Ok(mut engine) = engine.lock() else {

@@ -206,6 +206,39 @@ fn go_mate_with_a_large_hash_answers_in_time() {
 }
 
 #[test]
+fn the_mate_probe_runs_while_pondering_and_answers_at_ponderhit() {
+    let _alone = alone();
+    let mut gui = Gui::start();
+    gui.handshake();
+    gui.send("setoption name USI_Ponder value true");
+    // The mate in 7 below, pondered: the probe finds it on the opponent's time
+    // and the move waits for `ponderhit`.
+    let problem = "+N1R6/1k7/9/2B6/9/9/9/9/9 b rb4g4s3n4l18p 1";
+    gui.send(&format!("position sfen {problem}"));
+    gui.send("go ponder btime 0 wtime 0 byoyomi 2000");
+    let mate = gui.expect("info depth", SECS * 3);
+    assert!(mate.contains(" score mate 7 pv "), "{mate}");
+    let early = gui.drain(Duration::from_millis(300));
+    assert!(early.iter().all(|l| !l.starts_with("bestmove")), "{early:?}");
+    let pv: Vec<&str> = mate.split(" pv ").nth(1).unwrap().split(' ').collect();
+    let sent = Instant::now();
+    gui.send("ponderhit");
+    let line = gui.expect("bestmove", SECS * 3);
+    assert!(sent.elapsed() < allowed(200), "{:?}", sent.elapsed());
+    assert_eq!(line, format!("bestmove {} ponder {}", pv[0], pv[1]));
+
+    // `stop` ends a probe that finds nothing (a lone king) at once.
+    gui.send("position sfen 9/9/9/4k4/9/9/9/9/9 b RBGSNLPrb3g3s3n3l17p 1");
+    gui.send("go ponder btime 0 wtime 0 byoyomi 30000");
+    std::thread::sleep(Duration::from_millis(20));
+    let sent = Instant::now();
+    gui.send("stop");
+    gui.expect("bestmove", SECS * 3);
+    assert!(sent.elapsed() < allowed(150), "{:?}", sent.elapsed());
+    gui.quit();
+}
+
+#[test]
 fn the_mate_probe_plays_a_mate_the_search_has_not_seen() {
     let _alone = alone();
     let mut gui = Gui::start();
