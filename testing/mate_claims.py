@@ -150,6 +150,10 @@ def main() -> int:
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
             games, by_engine = count(db)
             print(f"{run}: {games} games")
+            if len(by_engine) > 4:
+                # An SPSA run names its engines anew for each update.
+                totals = [sum(column) for column in zip(*by_engine.values())]
+                by_engine = {f"its {len(by_engine)} engines together": totals}
             for engine, (announced, lost_line, not_won) in sorted(by_engine.items()):
                 print(
                     f"  {engine} announced a mate first in {announced}, lost its line "
