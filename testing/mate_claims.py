@@ -148,7 +148,11 @@ def main() -> int:
             print(f"no game.db in {run}", file=sys.stderr)
             return 1
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-            games, by_engine = count(db)
+            try:
+                games, by_engine = count(db)
+            except sqlite3.Error as e:
+                print(f"{path} is not a shogiarena game record: {e}", file=sys.stderr)
+                return 1
             print(f"{run}: {games} games")
             if len(by_engine) > 4:
                 # An SPSA run names its engines anew for each update.
