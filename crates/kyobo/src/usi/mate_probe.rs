@@ -127,6 +127,11 @@ impl Prober {
         self.solver = solver;
     }
 
+    /// Forgets the last mate (a new game).
+    pub fn forget(&mut self) {
+        self.last = None;
+    }
+
     /// A mate from `pos` (side to move attacking) before a search with
     /// `limits`: the rest of the last one when the game followed its line, else
     /// one the solver finds within [`budget`], or within [`proven_budget`] when
@@ -306,6 +311,10 @@ mod tests {
         prober.find(&problem, &timed, &go_on()).expect("the mate again");
         assert_eq!(prober.find(&Position::startpos(), &no_time, &go_on()), None);
         assert!(prober.last.is_none());
+        // A new game forgets the mate.
+        prober.find(&problem, &timed, &go_on()).expect("the mate again");
+        prober.forget();
+        assert_eq!(prober.find(&followed, &no_time, &go_on()), None);
     }
 
     #[test]

@@ -146,6 +146,9 @@ impl GameVariant for ShogiState {
         if let Ok(mut engine) = self.engine.lock() {
             engine.clear();
         }
+        if let Ok(mut prober) = self.prober.lock() {
+            prober.forget();
+        }
     }
 
     fn option_set(&mut self, name: &str, options: &Options) {
