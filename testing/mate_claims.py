@@ -165,8 +165,12 @@ def main() -> int:
                 )
             if args.replay:
                 tally = {"kept": 0, "lost": 0, "other": 0}
-                for sfen, moves, at in lost_mates(db):
-                    tally[replay(args.replay, sfen, moves, at)] += 1
+                try:
+                    for sfen, moves, at in lost_mates(db):
+                        tally[replay(args.replay, sfen, moves, at)] += 1
+                except (OSError, RuntimeError) as e:
+                    print(f"cannot replay with {args.replay}: {e}", file=sys.stderr)
+                    return 1
                 print(
                     f"replayed with {args.replay}: the mate kept at the next move in "
                     f"{tally['kept']}, lost in {tally['lost']}; {tally['other']} where it "
