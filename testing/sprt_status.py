@@ -20,6 +20,10 @@ import math
 import sys
 from pathlib import Path
 
+# The logistic Elo-to-score map, from the SPRT planner beside the other tools.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+from sprt_length import expected_score  # noqa: E402
+
 # A pair's score, by the pentanomial bin shogiarena counts it in: 0, ½, 1, 1½, 2
 # points of two, as a share.
 PAIR_SCORES = [0.0, 0.25, 0.5, 0.75, 1.0]
@@ -56,11 +60,6 @@ def pair_interval(bins: list[int]) -> tuple[float, float, float] | None:
     return elo(mean), elo(lo), elo(hi)
 
 
-def elo_to_score(elo_diff: float) -> float:
-    """The expected score share of an Elo difference (logistic)."""
-    return 1.0 / (1.0 + 10.0 ** (-elo_diff / 400.0))
-
-
 def pentanomial_llr(bins: list[int], elo0: float, elo1: float) -> float:
     """The generalized SPRT's log-likelihood ratio of pair counts (the Brownian
     approximation fishtest and shogiarena use): pairs × the drift
@@ -74,7 +73,7 @@ def pentanomial_llr(bins: list[int], elo0: float, elo1: float) -> float:
     total = sum(counts)
     mean = sum(c * s for c, s in zip(counts, PAIR_SCORES)) / total
     var = sum(c * (s - mean) ** 2 for c, s in zip(counts, PAIR_SCORES)) / total
-    s0, s1 = elo_to_score(elo0), elo_to_score(elo1)
+    s0, s1 = expected_score(elo0), expected_score(elo1)
     return total * (mean - (s0 + s1) / 2.0) * (s1 - s0) / var
 
 
