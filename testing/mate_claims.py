@@ -23,32 +23,42 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 # shogiarena's stored value of a mate score: 32000 less the plies, at most 246.
 MATE_FLOOR = 32000 - 246
 
 
-def first_lost_mate(first_black: bool, evals: list[int | None]) -> str | None:
-    """The side ("B" or "W") whose first announced mate a later move of its own
-    reports no mate for; None if every announced mate was kept (or none was).
-    `evals` are the moves' scores in order, each from its mover's side.
+class Announcement(NamedTuple):
+    """The first mate announced in a game: by which side ("B" or "W"), at which
+    move (its index), and whether a later move of that side reported no mate."""
+
+    side: str
+    at: int
+    lost: bool
+
+
+def first_announcement(first_black: bool, evals: list[int | None]) -> Announcement | None:
+    """The game's first announced mate, None if no move announced one. `evals`
+    are the moves' scores in order, each from its mover's side.
 
     White announces, then reports a plain score on its next move:
-    >>> first_lost_mate(True, [10, 31995, -200, 300])
-    'W'
-    >>> first_lost_mate(True, [31993, -31994, 31995, None, 31999])
-    >>> first_lost_mate(False, [None, 5, 20])
+    >>> first_announcement(True, [10, 31995, -200, 300])
+    Announcement(side='W', at=1, lost=True)
+    >>> first_announcement(True, [31993, -31994, 31995, None, 31999])
+    Announcement(side='B', at=0, lost=False)
+    >>> first_announcement(False, [None, 5, 20])
     """
-    claimant = None
+    first = None
     for i, value in enumerate(evals):
         side = "B" if (i % 2 == 0) == first_black else "W"
         if value is None:
             continue
-        if claimant is None and value >= MATE_FLOOR:
-            claimant = side
-        elif side == claimant and value < MATE_FLOOR:
-            return side
-    return None
+        if first is None and value >= MATE_FLOOR:
+            first = Announcement(side, i, False)
+        elif first and side == first.side and value < MATE_FLOOR:
+            return first._replace(lost=True)
+    return first
 
 
 def lost_mates(db: sqlite3.Connection):
@@ -62,11 +72,10 @@ def lost_mates(db: sqlite3.Connection):
         rows = db.execute(
             "select next_move, eval from game_move where game_id = ? order by ply", (game_id,)
         ).fetchall()
-        if not first_lost_mate(first_black, [value for _, value in rows]):
-            continue
-        announced = next(i for i, (_, v) in enumerate(rows) if v is not None and v >= MATE_FLOOR)
-        moves = [rc.Move(m).to_usi() for m, _ in rows if m is not None]
-        yield sfen, moves, announced
+        first = first_announcement(first_black, [value for _, value in rows])
+        if first and first.lost:
+            moves = [rc.Move(m).to_usi() for m, _ in rows if m is not None]
+            yield sfen, moves, first.at
 
 
 def replay(engine: str, sfen: str, moves: list[str], at: int) -> str:
@@ -101,18 +110,6 @@ def replay(engine: str, sfen: str, moves: list[str], at: int) -> str:
         process.wait()
 
 
-def first_announcer(first_black: bool, evals: list[int | None]) -> str | None:
-    """The side ("B" or "W") that announced a mate first, if any.
-
-    >>> first_announcer(False, [12, 31995, 31997])
-    'B'
-    """
-    for i, value in enumerate(evals):
-        if value is not None and value >= MATE_FLOOR:
-            return "B" if (i % 2 == 0) == first_black else "W"
-    return None
-
-
 def count(db: sqlite3.Connection) -> tuple[int, dict[str, list[int]]]:
     """Games, and by the engine that announced a mate first: the games it
     announced one in, those where it lost the line, and of those the games it
@@ -126,14 +123,14 @@ def count(db: sqlite3.Connection) -> tuple[int, dict[str, list[int]]]:
         first_black = sfen.split()[1] == "b"
         rows = db.execute("select eval from game_move where game_id = ? order by ply", (game_id,))
         evals = [value for (value,) in rows]
-        side = first_announcer(first_black, evals)
-        if side is None:
+        first = first_announcement(first_black, evals)
+        if first is None:
             continue
-        tally = by_engine.setdefault(names[black if side == "B" else white], [0, 0, 0])
+        tally = by_engine.setdefault(names[black if first.side == "B" else white], [0, 0, 0])
         tally[0] += 1
-        if first_lost_mate(first_black, evals):
+        if first.lost:
             tally[1] += 1
-            tally[2] += result != ("BLACK_WIN" if side == "B" else "WHITE_WIN")
+            tally[2] += result != ("BLACK_WIN" if first.side == "B" else "WHITE_WIN")
     return len(games), by_engine
 
 
