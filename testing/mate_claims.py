@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Mates announced in a shogiarena run's games, and how many were not carried
 through: after a side reports a mate score, a later move of the same side
-reports none (it lost the line), and whether that side went on to win.
+reports none (it lost the line), and whether that side went on to win. The lost
+lines are also counted by the move that announced them: one with no node count
+is Kyobo's mate probe (its `info` has none), one with a count its search.
 
     python3 testing/mate_claims.py RUN [RUN...]
     python3 testing/mate_claims.py --replay ENGINE RUN
@@ -112,8 +114,9 @@ def replay(engine: str, sfen: str, moves: list[str], at: int) -> str:
 
 def count(db: sqlite3.Connection) -> tuple[int, dict[str, list[int]]]:
     """Games, and by the engine that announced a mate first: the games it
-    announced one in, those where it lost the line, and of those the games it
-    did not win."""
+    announced one in, those where it lost the line, of those the games it did
+    not win, and the lost lines announced by a move with no node count (Kyobo's
+    mate probe reports none; its search does)."""
     names = dict(db.execute("select id, player_name from player"))
     games = db.execute(
         "select id, game_result, initial_position_sfen, black_player_id, white_player_id from game"
@@ -121,16 +124,18 @@ def count(db: sqlite3.Connection) -> tuple[int, dict[str, list[int]]]:
     by_engine: dict[str, list[int]] = {}
     for game_id, result, sfen, black, white in games:
         first_black = sfen.split()[1] == "b"
-        rows = db.execute("select eval from game_move where game_id = ? order by ply", (game_id,))
-        evals = [value for (value,) in rows]
-        first = first_announcement(first_black, evals)
+        rows = db.execute(
+            "select eval, nodes from game_move where game_id = ? order by ply", (game_id,)
+        ).fetchall()
+        first = first_announcement(first_black, [value for value, _ in rows])
         if first is None:
             continue
-        tally = by_engine.setdefault(names[black if first.side == "B" else white], [0, 0, 0])
+        tally = by_engine.setdefault(names[black if first.side == "B" else white], [0, 0, 0, 0])
         tally[0] += 1
         if first.lost:
             tally[1] += 1
             tally[2] += result != ("BLACK_WIN" if first.side == "B" else "WHITE_WIN")
+            tally[3] += rows[first.at][1] is None
     return len(games), by_engine
 
 
@@ -155,10 +160,11 @@ def main() -> int:
                 # An SPSA run names its engines anew for each update.
                 totals = [sum(column) for column in zip(*by_engine.values())]
                 by_engine = {f"its {len(by_engine)} engines together": totals}
-            for engine, (announced, lost_line, not_won) in sorted(by_engine.items()):
+            for engine, (announced, lost_line, not_won, no_nodes) in sorted(by_engine.items()):
                 print(
                     f"  {engine} announced a mate first in {announced}, lost its line "
-                    f"afterwards in {lost_line}, {not_won} of them not won"
+                    f"afterwards in {lost_line} ({no_nodes} announced with no node count), "
+                    f"{not_won} of them not won"
                 )
             if args.replay:
                 tally = {"kept": 0, "lost": 0, "other": 0}
