@@ -1,6 +1,7 @@
 //! The USI session's corners: silence after `gameover`, `stop` during ponder,
 //! the ponder move, the end of input in every state, the mate probe end to end,
-//! `checkmate notimplemented`, `EnteringKingRule`'s values and `go nodes`.
+//! `checkmate notimplemented`, `EnteringKingRule`'s values, `go nodes` and a
+//! repetition the opponent can leave.
 
 use crate::common;
 
@@ -190,4 +191,25 @@ fn a_declaration_during_ponder_waits_for_the_ponderhit() {
         assert_eq!(gui.expect("bestmove", SECS * 2), "bestmove win", "after {release}");
     }
     gui.quit();
+}
+
+/// Black's king in check from a gold White has moved 5i-6i-5i twice, each move a
+/// check: the position after 5h6h has occurred before, with White checking all
+/// the way. White, to move there, is not lost (it can stop checking), so neither
+/// search may call 5h6h a mate in one: both once did, stopping at once on it.
+#[test]
+fn a_repetition_the_opponent_can_leave_is_no_mate() {
+    let position = "position sfen l1B2k2l/1r2g4/p1n1pPGp1/2p2S3/Pp1p1s2p/2P1P1P2/1PnP1p3/4K4/L+rG5+b w 2S2NL2Pgp 90 moves G*5i 5h6h 5i6i 6h5h 6i5i";
+    for algorithm in ["PVS", "ABC"] {
+        let mut gui = Gui::start();
+        gui.handshake();
+        gui.send(&format!("setoption name SearchAlgorithm value {algorithm}"));
+        gui.send(position);
+        gui.send("go depth 3");
+        let lines = gui.lines_until("bestmove", SECS * 30);
+        let scores: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+        assert!(!scores.is_empty(), "{algorithm}: {lines:?}");
+        assert!(scores.iter().all(|l| !l.contains(" score mate ")), "{algorithm}: {scores:?}");
+        gui.quit();
+    }
 }

@@ -14,7 +14,7 @@
 //! value to alpha, best victim first (in check: evasions until one has shown that
 //! the side is not mated).
 
-use crate::game::{rules_end, units, Game};
+use crate::game::{rules_end, units, Game, RepetitionStatus};
 use crate::history::QuietStats;
 use crate::picker::MovePicker;
 use crate::plies::PlyStack;
@@ -28,6 +28,21 @@ pub const QS_MAX_PLIES: i32 = 8;
 
 /// How far back repetitions are looked for inside a search.
 pub const REPETITION_PLIES: usize = 16;
+
+/// The value of a repetition here, `ply` plies from the root, as search treats
+/// one (an earlier occurrence already counts): `None` where the position does not
+/// repeat, and where it repeats right after a root move with the side to move
+/// (the opponent) the one that checked perpetually. That opponent is not lost:
+/// it can leave the cycle now, so the position is searched (its moves that go on
+/// checking repeat again and are valued as its loss). Ended there, a root move
+/// into such a repetition read as a mate in one: reported as one and the search
+/// stopped on it, while the opponent simply played on.
+pub fn repetition_end<G: Game>(game: &G, ply: i32) -> Option<Value> {
+    match game.repetition(REPETITION_PLIES)? {
+        RepetitionStatus::Loss if ply == 1 => None,
+        status => Some(status.value(ply, G::UNIT)),
+    }
+}
 
 /// What a quiescence search borrows from the algorithm that runs it.
 pub trait QsHost<G: Game> {
@@ -78,8 +93,8 @@ pub fn qsearch<G: Game, H: QsHost<G>, const PV: bool>(
     }
     let in_check = host.game().in_check();
     if in_check {
-        if let Some(status) = host.game().repetition(REPETITION_PLIES) {
-            return status.value(ply_v, G::UNIT);
+        if let Some(v) = repetition_end(host.game(), ply_v) {
+            return v;
         }
     }
 

@@ -7,7 +7,7 @@ use super::{AbcOptions, AbcTables};
 use crate::game::{rules_end, units, Game, Side};
 use crate::history::{ContinuationHistory, History, QuietStats};
 use crate::plies::PlyStack;
-use crate::qsearch::{qsearch, QsHost, REPETITION_PLIES};
+use crate::qsearch::{qsearch, repetition_end, QsHost};
 use crate::searcher::{BoundReport, RootMoves, SearchThread, ThreadContext};
 use crate::tt::{Bound, TranspositionTable};
 use crate::value::*;
@@ -169,8 +169,7 @@ impl<'s, G: Game> AbcThread<'s, G> {
     /// The value of a game end or a repetition here, `ply` from the root.
     fn end_value(&self, ply: usize) -> Option<Value> {
         let ply_v = ply as i32;
-        rules_end(&self.game, ply_v)
-            .or_else(|| self.game.repetition(REPETITION_PLIES).map(|s| s.value(ply_v, G::UNIT)))
+        rules_end(&self.game, ply_v).or_else(|| repetition_end(&self.game, ply_v))
     }
 
     /// The key of `m` from this node (`ply`) with window `(alpha, beta)`: the

@@ -7,7 +7,7 @@ use super::worker::Worker;
 use crate::game::{rules_end, units, Game};
 use crate::history::ContinuationRow;
 use crate::picker::MovePicker;
-use crate::qsearch::REPETITION_PLIES;
+use crate::qsearch::repetition_end;
 use crate::tt::{Bound, TtEntry};
 use crate::value::*;
 
@@ -75,8 +75,8 @@ impl<G: Game> Worker<'_, G> {
         if let Some(v) = rules_end(&self.game, ply_v) {
             return v;
         }
-        if let Some(status) = self.game.repetition(REPETITION_PLIES) {
-            return status.value(ply_v, G::UNIT);
+        if let Some(v) = repetition_end(&self.game, ply_v) {
+            return v;
         }
         if ply_v >= MAX_PLY - 1 {
             return self.game.evaluate();
