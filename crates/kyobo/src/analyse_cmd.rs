@@ -25,7 +25,9 @@
 //! and the points lost (`?? loses 51 points`), and, when another move was best,
 //! `best +24 ▲７五歩 △１四歩 …`: its score and line (in Japanese notation in KIF
 //! and KI2, in USI elsewhere). Each position is searched with the game's moves
-//! before it (repetitions count).
+//! before it (repetitions count), and with the move order of a fresh search: the
+//! histories a game's searches keep from one move to the next are forgotten, so
+//! that a judgement does not turn on which positions were judged before it.
 
 mod report;
 
@@ -162,6 +164,9 @@ fn search_position(
 ) -> SearchResult<Move> {
     let game = ShogiGame::new(pos.clone());
     let signals = Signals::new();
+    // Every search starts from the move order of a fresh one, whatever was
+    // searched before it (the table is kept).
+    engine.forget_move_order();
     match among {
         Some(moves) => engine.search_among(&game, moves, limits, &signals, &mut |_| {}),
         None => engine.search(&game, limits, &signals, &mut |_| {}),

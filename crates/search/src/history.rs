@@ -45,6 +45,7 @@ impl<M: Copy + Eq + Default> Default for Killers<M> {
 }
 
 /// How often a quiet move was good, indexed by the game's `history_index`.
+#[derive(Default)]
 pub struct History {
     table: Vec<i32>,
 }
@@ -79,9 +80,9 @@ impl History {
         self.table.iter_mut().for_each(|h| *h = 0);
     }
 
-    /// Between searches: halve, keeping the shape but letting new evidence win.
-    pub fn age(&mut self) {
-        self.table.iter_mut().for_each(|h| *h /= 2);
+    /// Whether the table has `size` scores (as [`History::new`] makes it).
+    pub fn has_size(&self, size: usize) -> bool {
+        self.table.len() == size.max(1)
     }
 }
 
@@ -89,6 +90,7 @@ impl History {
 /// (both as the game's `continuation_index`). Rows also split by the ply's parity:
 /// one search has one side to move at the root, so parity says who moves, and a
 /// Black answer is never scored with a White one's statistics.
+#[derive(Default)]
 pub struct ContinuationHistory {
     size: usize,
     table: Vec<i16>,
@@ -102,6 +104,11 @@ impl ContinuationHistory {
     pub fn new(size: usize) -> ContinuationHistory {
         let size = size.max(1);
         ContinuationHistory { size, table: vec![0; 2 * 2 * size * size] }
+    }
+
+    /// Whether the table is the one [`ContinuationHistory::new`] makes for `size`.
+    pub fn has_size(&self, size: usize) -> bool {
+        self.size == size.max(1) && !self.table.is_empty()
     }
 
     /// The row for scoring moves at `ply` after the move `previous` made

@@ -98,6 +98,7 @@ trait AnySearcher<G: Game>: Send {
     fn release_tables(&mut self);
     fn touch_tables(&self);
     fn clear(&mut self);
+    fn forget_move_order(&mut self);
     fn set_option(&mut self, name: &str, value: i64) -> Result<(), String>;
     #[allow(clippy::too_many_arguments)]
     fn run(
@@ -133,6 +134,9 @@ impl<G: Game, S: Searcher<G>> AnySearcher<G> for S {
     }
     fn clear(&mut self) {
         Searcher::clear(self)
+    }
+    fn forget_move_order(&mut self) {
+        Searcher::forget_move_order(self)
     }
     fn set_option(&mut self, name: &str, value: i64) -> Result<(), String> {
         Searcher::set_option(self, name, value)
@@ -281,6 +285,12 @@ impl<G: Game> Engine<G> {
     /// Forgets everything learnt (a new game).
     pub fn clear(&mut self) {
         self.searcher.clear();
+    }
+
+    /// Forgets what earlier searches learnt about move order, keeping the
+    /// tables: the next search orders its moves as the game's first would.
+    pub fn forget_move_order(&mut self) {
+        self.searcher.forget_move_order();
     }
 
     /// Searches `root` within `limits`, calling `report` (on this thread) with

@@ -19,13 +19,17 @@ use crate::searcher::{
 use crate::time::TimeShares;
 use crate::tt::TranspositionTable;
 use params::PvsParams;
-use worker::Worker;
+use std::sync::Mutex;
+use worker::{Memory, Worker};
 
 /// PVS, its transposition table and its parameters.
 pub struct Pvs {
     tt: Option<TranspositionTable>,
     hash_mb: usize,
     pub params: PvsParams,
+    /// The move-ordering statistics the threads of the last searches learnt,
+    /// for the next search of the same game (forgotten by `clear`).
+    memory: Mutex<Vec<Memory>>,
 }
 
 impl Pvs {
@@ -38,7 +42,7 @@ impl Pvs {
 
     /// PVS whose table (`hash_mb` MiB) is made by the first `set_hash_mb` or search.
     pub fn without_tables(hash_mb: usize) -> Pvs {
-        Pvs { tt: None, hash_mb, params: PvsParams::default() }
+        Pvs { tt: None, hash_mb, params: PvsParams::default(), memory: Mutex::default() }
     }
 
     /// PVS with its table made now, or an error when the memory cannot be had.
@@ -47,6 +51,7 @@ impl Pvs {
             tt: Some(TranspositionTable::try_new(hash_mb)?),
             hash_mb,
             params: PvsParams::default(),
+            memory: Mutex::default(),
         })
     }
 }
@@ -84,6 +89,13 @@ impl<G: Game> Searcher<G> for Pvs {
         if let Some(tt) = self.tt.as_mut() {
             tt.clear();
         }
+        Searcher::<G>::forget_move_order(self);
+    }
+
+    fn forget_move_order(&mut self) {
+        if let Ok(memory) = self.memory.get_mut() {
+            memory.clear();
+        }
     }
 
     /// Without a table (released, or the memory was short), a search still runs:
@@ -103,7 +115,7 @@ impl<G: Game> Searcher<G> for Pvs {
 
     fn thread<'s>(&'s self, root: G, ctx: ThreadContext<'s>) -> Worker<'s, G> {
         let tt = self.tt.as_ref().expect("prepare() makes the table before the threads");
-        Worker::new(root, tt, ctx, self.params)
+        Worker::new(root, tt, ctx, self.params, &self.memory)
     }
 
     fn set_option(&mut self, name: &str, value: i64) -> Result<(), String> {

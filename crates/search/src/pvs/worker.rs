@@ -2,13 +2,29 @@
 //! storage per ply, and its link to the engine layer.
 
 use super::params::PvsParams;
-use crate::game::Game;
+use crate::game::{Game, Side};
 use crate::history::{ContinuationHistory, ContinuationRow, History, Killers, QuietStats};
 use crate::plies::PlyStack;
 use crate::qsearch::{qsearch, QsHost};
 use crate::searcher::{BoundReport, RootMoves, SearchThread, ThreadContext};
 use crate::tt::TranspositionTable;
 use crate::value::*;
+use std::sync::Mutex;
+
+/// What one thread learnt about move order in a search, kept for the next
+/// search of the game: the positions it meets are close to this one's, and a
+/// thread that starts with them orders its first iterations as the last search
+/// ended.
+pub(crate) struct Memory {
+    /// Continuation rows are split by the ply's parity from the root: they mean
+    /// the same only for a root with the same side to move.
+    root_side: Side,
+    history: History,
+    continuation: ContinuationHistory,
+}
+
+/// Memories kept at most, a few for each thread and root side.
+const MEMORIES_KEPT: usize = 256;
 
 /// What the search keeps about each ply of the current line.
 #[derive(Clone, Copy)]
@@ -59,6 +75,9 @@ pub struct Worker<'s, G: Game> {
     /// The parameters of this search (`Tune_…`).
     pub(super) params: PvsParams,
     pub(super) counters: PvsCounters,
+    /// Where the thread's histories go when it ends, and came from.
+    memories: &'s Mutex<Vec<Memory>>,
+    root_side: Side,
 }
 
 impl<'s, G: Game> Worker<'s, G> {
@@ -67,16 +86,31 @@ impl<'s, G: Game> Worker<'s, G> {
         tt: &'s TranspositionTable,
         ctx: ThreadContext<'s>,
         params: PvsParams,
+        memories: &'s Mutex<Vec<Memory>>,
     ) -> Self {
         let plies = MAX_PLY as usize + 8;
+        let root_side = game.side_to_move();
+        let kept = memories.lock().ok().and_then(|mut kept| {
+            let fits = |m: &Memory| {
+                m.root_side == root_side
+                    && m.history.has_size(G::HISTORY_SIZE)
+                    && m.continuation.has_size(G::CONTINUATION_SIZE)
+            };
+            let at = kept.iter().position(fits)?;
+            Some(kept.swap_remove(at))
+        });
+        let (history, continuation) = match kept {
+            Some(m) => (m.history, m.continuation),
+            None => (History::new(G::HISTORY_SIZE), ContinuationHistory::new(G::CONTINUATION_SIZE)),
+        };
         Worker {
             game,
             tt,
             ctx,
             seldepth: 0,
             killers: Killers::new(),
-            history: History::new(G::HISTORY_SIZE),
-            continuation: ContinuationHistory::new(G::CONTINUATION_SIZE),
+            history,
+            continuation,
             plies: PlyStack::new(plies),
             excluded: vec![G::Move::default(); plies],
             stack: vec![Frame::default(); plies],
@@ -84,6 +118,8 @@ impl<'s, G: Game> Worker<'s, G> {
             reductions: params.reductions(),
             params,
             counters: PvsCounters::default(),
+            memories,
+            root_side,
         }
     }
 
@@ -191,6 +227,21 @@ impl<G: Game> QsHost<G> for Worker<'_, G> {
     #[inline(always)]
     fn plies(&mut self) -> &mut PlyStack<G::Move> {
         &mut self.plies
+    }
+}
+
+impl<G: Game> Drop for Worker<'_, G> {
+    /// The thread's histories are kept for the next search.
+    fn drop(&mut self) {
+        if let Ok(mut kept) = self.memories.lock() {
+            if kept.len() < MEMORIES_KEPT {
+                kept.push(Memory {
+                    root_side: self.root_side,
+                    history: std::mem::take(&mut self.history),
+                    continuation: std::mem::take(&mut self.continuation),
+                });
+            }
+        }
     }
 }
 

@@ -120,6 +120,10 @@ pub trait Searcher<G: Game>: Send + Sync + 'static {
     /// Forgets everything learnt (a new game).
     fn clear(&mut self);
 
+    /// Forgets what earlier searches learnt about move order (histories kept
+    /// from one search of a game to the next), keeping the tables.
+    fn forget_move_order(&mut self) {}
+
     /// Called before each search: makes tables that were released (on the
     /// smallest size where the memory is short) and ages what is stored.
     fn prepare(&mut self);
