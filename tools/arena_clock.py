@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """How close a shogiarena run's engines came to losing on time: the games by
 result, the moves searched, the longest move, and the closest call, found by
-replaying each side's clock from shogiarena's wall time of each move.
+replaying each side's clock from shogiarena's wall time of each move; and
+each engine's time a move (median, 90th percentile, longest), to see whether the
+engines of a match think equally long.
 
 shogiarena counts time losses (`completion_status.json`, `timeouts_by_origin`);
 this says how much room was left where none happened. Give the run's time
@@ -17,6 +19,7 @@ library only.
 import argparse
 import collections
 import sqlite3
+import statistics
 import sys
 
 
@@ -59,6 +62,22 @@ def main():
         print(f"longest move {longest[0]} ms (game {game}, ply {ply})")
         game, ply, used, room = closest[1]
         print(f"closest call {closest[0]} ms left: {used} ms of {room} (game {game}, ply {ply})")
+    by_engine = collections.defaultdict(list)
+    # A game's plies count from the start position: Black moves at even plies.
+    rows = db.execute(
+        "select b.player_name, w.player_name, m.ply, m.wall_time_ms from game_move m"
+        " join game g on g.id = m.game_id"
+        " join player b on b.id = g.black_player_id join player w on w.id = g.white_player_id"
+        " where m.wall_time_ms is not null"
+    )
+    for black, white, ply, used in rows:
+        by_engine[white if ply % 2 else black].append(used)
+    for engine, times in sorted(by_engine.items()):
+        tenths = statistics.quantiles(times, n=10) if len(times) > 1 else times * 9
+        print(
+            f"{engine}: {len(times)} moves, median {statistics.median(times):.0f} ms,"
+            f" 90th percentile {tenths[-1]:.0f} ms, longest {max(times)} ms"
+        )
     return 0
 
 

@@ -1,6 +1,6 @@
 """A USI engine driven over pipes: the one driver of the scripts in tools/ that talk to
 engines (selfplay, score_games and through it move_losses and move_suite,
-stop_latency, nnue_speed, gps_label).
+stop_latency, nnue_speed, gps_label, move_time).
 
     with UsiEngine("target/release/kyobo", options=[("Threads", 1)]) as engine:
         engine.handshake()
