@@ -30,12 +30,6 @@ impl<M: Copy + Eq + Default> Killers<M> {
     pub fn clear_ply(&mut self, ply: usize) {
         self.slots[ply] = [M::default(); 2];
     }
-
-    pub fn clear(&mut self) {
-        for s in &mut self.slots {
-            *s = [M::default(); 2];
-        }
-    }
 }
 
 impl<M: Copy + Eq + Default> Default for Killers<M> {
@@ -74,10 +68,6 @@ impl History {
     pub fn update(&mut self, index: usize, bonus: i32) {
         let h = &mut self.table[index];
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
-    }
-
-    pub fn clear(&mut self) {
-        self.table.iter_mut().for_each(|h| *h = 0);
     }
 
     /// Whether the table has `size` scores (as [`History::new`] makes it).
