@@ -6,6 +6,7 @@
 # 200 games against each at 1 s a move by default (`--tournament
 # games_per_pair=N` for fewer). OPENINGS names the openings file as for
 # testing/sprt.sh. GAUNTLET names another configuration in testing/:
+# `GAUNTLET=gps-gauntlet.yaml` plays GPS Shogi alone;
 # `GAUNTLET=abc-gauntlet.yaml` plays ABC mode against Fairy-Stockfish. Needs
 # Debian's gpsshogi and fairy-stockfish packages.
 set -euo pipefail
