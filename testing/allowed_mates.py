@@ -9,8 +9,10 @@ that happened first, by engine, and how many of them the mover lost.
         [--sample SHARE] [--seed N]
 
 RUN is a run's directory (an SPRT, gauntlet or self-play run); its game.db is
-read. Positions where the opponent is in check, and moves whose score is a
-mate or missing, are left out; `--sample` tests that share of the rest.
+read. Left out: moves that give check, moves whose score is a mate or missing,
+and every move after the opponent has announced a mate (the mover was lost
+before it; a forced reply is played at once with a plain score). `--sample`
+tests that share of the rest.
 Each position is solved by `BIN mate --first` (default
 target/release/kyobo) with MS milliseconds (default 50). Needs cshogi and
 rsshogi (installed with shogiarena).
@@ -82,11 +84,15 @@ def positions(db: sqlite3.Connection, share: float, rng: random.Random):
         rows = db.execute(
             "select next_move, eval from game_move where game_id = ? order by ply", (game_id,)
         ).fetchall()
+        announced = {True: False, False: False}  # by Black (True) and White
         for index, (move, score) in enumerate(rows):
             if move is None:
                 break
             black_moved = board.turn == cshogi.BLACK
             board.push_usi(rc.Move(move).to_usi())
+            announced[black_moved] |= score is not None and score >= MATE_FLOOR
+            if announced[not black_moved]:
+                break
             if score is None or abs(score) >= MATE_FLOOR or board.is_check():
                 continue
             if rng.random() >= share:
