@@ -97,7 +97,8 @@ def positions(db: sqlite3.Connection, share: float, rng: random.Random):
                 continue
             if rng.random() >= share:
                 continue
-            lost = result == ("WHITE_WIN" if black_moved else "BLACK_WIN")
+            # WHITE_WIN, WHITE_WIN_BY_TIMEOUT, …: the winner comes first.
+            lost = result.startswith("WHITE_WIN" if black_moved else "BLACK_WIN")
             mover = names[black if black_moved else white]
             yield board.sfen(), game_id, index, mover, score, lost
 
