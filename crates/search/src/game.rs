@@ -238,6 +238,14 @@ pub trait Game: Clone + Send + 'static {
         false
     }
 
+    /// Keys of features of the position its static value errs by alike (in
+    /// shogi: the hands, the pawns, the kings' squares), each with the side to
+    /// move, for correction history (see [`crate::correction`]). `None` (the
+    /// default): no correction.
+    fn correction_keys(&self) -> Option<[u64; crate::correction::FEATURES]> {
+        None
+    }
+
     /// Whether passing is a sound approximation here (not in check, enough material).
     fn null_move_allowed(&self) -> bool {
         false

@@ -14,10 +14,12 @@
 //! - [`abc`]: ABC search, KFEnd's alpha-beta-conspiracy search (KFEnd's ABC article).
 //! - [`pvs`]: the classical algorithm — PVS with aspiration windows, transposition
 //!   table, staged ordering, pruning, reductions and extensions.
+//! - [`correction`]: correction history, the static value's learnt errors (PVS).
 //! - [`time`]: time management for byoyomi, Fischer increment and sudden death.
 //! - [`options`]: the algorithms' numeric options, each declared once.
 
 pub mod abc;
+pub mod correction;
 pub mod engine;
 pub mod game;
 pub mod history;

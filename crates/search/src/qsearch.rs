@@ -54,6 +54,11 @@ pub trait QsHost<G: Game> {
     fn stopped(&self) -> bool;
     /// The table quiescence results are kept in.
     fn table(&self) -> &TranspositionTable;
+    /// The static value quiescence stands pat on (the game's, unless the host
+    /// corrects it).
+    fn static_eval(&self) -> Value {
+        self.game().evaluate()
+    }
     /// How quiet moves are ordered where they are searched (evasions).
     fn quiet_stats(&self) -> QuietStats<'_>;
     /// The search's lines and move storage per ply (its line is kept at PV nodes).
@@ -119,7 +124,7 @@ pub fn qsearch<G: Game, H: QsHost<G>, const PV: bool>(
         best = -INFINITE;
         stand_pat = NONE;
     } else {
-        stand_pat = host.game().evaluate();
+        stand_pat = host.static_eval();
         if stand_pat >= beta {
             return stand_pat;
         }

@@ -314,6 +314,24 @@ impl Game for ShogiGame {
             && self.pos.declaration_for(them, self.entering_king_rule) == Some(Declaration::Win)
     }
 
+    /// The hands (what can be dropped weighs on every exchange and attack), the
+    /// pawns of both sides (the files they close and leave open), and the two
+    /// kings' squares (whose safety the evaluation guesses at); each mixed with
+    /// the side to move.
+    fn correction_keys(&self) -> Option<[u64; search::correction::FEATURES]> {
+        let side = match self.pos.side_to_move() {
+            Color::Black => 0,
+            Color::White => 0x9e37_79b9_7f4a_7c15,
+        };
+        let pawns = |c| self.pos.pieces_of(c, PieceKind::Pawn).0;
+        let (black, white) = (pawns(Color::Black), pawns(Color::White));
+        let pawn_key = mix(black as u64
+            ^ mix((black >> 64) as u64 ^ mix(white as u64 ^ mix((white >> 64) as u64))));
+        let king = |c| self.pos.king_square(c).map_or(81, |sq| sq.index() as u64);
+        let king_key = mix(king(Color::Black) * 82 + king(Color::White) + 1);
+        Some([mix(self.pos.hand_key()) ^ side, pawn_key ^ side, king_key ^ side])
+    }
+
     fn null_move_allowed(&self) -> bool {
         !self.pos.in_check()
     }
@@ -342,6 +360,14 @@ impl Game for ShogiGame {
     fn decode_move(code: u32) -> Move {
         Move::from_raw(code).unwrap_or(Move::NONE)
     }
+}
+
+/// SplitMix64's finaliser: every bit of `x` stirred into every bit of the
+/// result, so that a table indexed by the low bits sees all of it.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 #[cfg(test)]
@@ -375,6 +401,32 @@ mod tests {
         while let Some(m) = played.pop() {
             game.unmake_move(m);
             assert_eq!(game.evaluate(), fresh(&game));
+        }
+    }
+
+    /// Each correction key reads its feature alone: a silver moved changes
+    /// none, a pawn moved the pawns' alone, a king moved the kings' alone, a
+    /// piece in hand the hands' alone, and the side to move all three.
+    #[test]
+    fn correction_keys_read_their_features_alone() {
+        let keys = |sfen: &str| {
+            ShogiGame::new(Position::from_sfen(sfen).unwrap()).correction_keys().unwrap()
+        };
+        let base = keys("4k4/9/9/4p4/9/2S1P4/9/9/4K4 b G 1");
+        let silver = keys("4k4/9/9/4p4/3S5/4P4/9/9/4K4 b G 1");
+        let pawn = keys("4k4/9/9/4p4/4P4/2S6/9/9/4K4 b G 1");
+        let king = keys("4k4/9/9/4p4/9/2S1P4/9/9/3K5 b G 1");
+        let hand = keys("4k4/9/9/4p4/9/2S1P4/9/9/4K4 b S 1");
+        let side = keys("4k4/9/9/4p4/9/2S1P4/9/9/4K4 w G 1");
+        assert_eq!(silver, base);
+        assert_eq!((pawn[0], pawn[2]), (base[0], base[2]));
+        assert_ne!(pawn[1], base[1]);
+        assert_eq!((king[0], king[1]), (base[0], base[1]));
+        assert_ne!(king[2], base[2]);
+        assert_eq!((hand[1], hand[2]), (base[1], base[2]));
+        assert_ne!(hand[0], base[0]);
+        for f in 0..3 {
+            assert_ne!(side[f], base[f]);
         }
     }
 

@@ -127,7 +127,7 @@ impl<G: Game> Worker<'_, G> {
         }
 
         // Step 7. The static value, and whether it rose since our last move.
-        let static_eval = if in_check { NONE } else { self.game.evaluate() };
+        let static_eval = if in_check { NONE } else { self.corrected_eval() };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check
             && ply >= 2
@@ -260,6 +260,14 @@ impl<G: Game> Worker<'_, G> {
         if !excluding {
             let code = if best_move == G::Move::default() { 0 } else { G::encode_move(best_move) };
             self.tt.store(key, code, to_tt(best, ply_v), depth, bound);
+        }
+
+        // Step 14. What the search found here against the static value, for
+        // positions like this one: where a quiet move or none was best (a
+        // capture's gain is not the static value's error).
+        let quiet_best = best_move == G::Move::default() || !self.game.is_tactical(best_move);
+        if !in_check && !excluding && quiet_best {
+            self.learn_correction(best, bound, static_eval, depth);
         }
         best
     }

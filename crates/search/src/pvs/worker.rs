@@ -2,12 +2,13 @@
 //! storage per ply, and its link to the engine layer.
 
 use super::params::PvsParams;
+use crate::correction::CorrectionHistory;
 use crate::game::{Game, Side};
 use crate::history::{ContinuationHistory, ContinuationRow, History, Killers, QuietStats};
 use crate::plies::PlyStack;
 use crate::qsearch::{qsearch, QsHost};
 use crate::searcher::{BoundReport, RootMoves, SearchThread, ThreadContext};
-use crate::tt::TranspositionTable;
+use crate::tt::{Bound, TranspositionTable};
 use crate::value::*;
 use std::sync::Mutex;
 
@@ -21,6 +22,7 @@ pub(crate) struct Memory {
     root_side: Side,
     history: History,
     continuation: ContinuationHistory,
+    correction: CorrectionHistory,
 }
 
 /// Memories kept at most, a few for each thread and root side.
@@ -64,6 +66,7 @@ pub struct Worker<'s, G: Game> {
     pub(super) killers: Killers<G::Move>,
     pub(super) history: History,
     pub(super) continuation: ContinuationHistory,
+    pub(super) correction: CorrectionHistory,
     /// The line found from each ply, and move storage per ply.
     pub(super) plies: PlyStack<G::Move>,
     /// Per ply, the move a singular-extension search leaves out (default: none).
@@ -95,13 +98,18 @@ impl<'s, G: Game> Worker<'s, G> {
                 m.root_side == root_side
                     && m.history.has_size(G::HISTORY_SIZE)
                     && m.continuation.has_size(G::CONTINUATION_SIZE)
+                    && m.correction.is_whole()
             };
             let at = kept.iter().position(fits)?;
             Some(kept.swap_remove(at))
         });
-        let (history, continuation) = match kept {
-            Some(m) => (m.history, m.continuation),
-            None => (History::new(G::HISTORY_SIZE), ContinuationHistory::new(G::CONTINUATION_SIZE)),
+        let (history, continuation, correction) = match kept {
+            Some(m) => (m.history, m.continuation, m.correction),
+            None => (
+                History::new(G::HISTORY_SIZE),
+                ContinuationHistory::new(G::CONTINUATION_SIZE),
+                CorrectionHistory::default(),
+            ),
         };
         Worker {
             game,
@@ -111,6 +119,7 @@ impl<'s, G: Game> Worker<'s, G> {
             killers: Killers::new(),
             history,
             continuation,
+            correction,
             plies: PlyStack::new(plies),
             excluded: vec![G::Move::default(); plies],
             stack: vec![Frame::default(); plies],
@@ -179,6 +188,37 @@ impl<'s, G: Game> Worker<'s, G> {
         }
     }
 
+    /// The static value corrected by what searches below positions like this
+    /// one found (the static value itself with `Tune_CorrectionWeight` 0).
+    #[inline]
+    pub(super) fn corrected_eval(&self) -> Value {
+        let eval = self.game.evaluate();
+        match self.game.correction_keys() {
+            Some(keys) if self.params.correction_weight > 0 => {
+                self.correction.corrected(eval, &keys, self.params.correction_weight)
+            }
+            _ => eval,
+        }
+    }
+
+    /// Learns how far the static value `eval` was from `best`, the value a
+    /// search `depth` plies deep found here with the bound `bound`: only where
+    /// the bound tells (a fail-high above the static value, a fail-low below
+    /// it, or exact), and not from mate values.
+    pub(super) fn learn_correction(&mut self, best: Value, bound: Bound, eval: Value, depth: i32) {
+        let tells = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best > eval,
+            Bound::Upper => best < eval,
+        };
+        if self.params.correction_weight == 0 || !tells || best.abs() >= MATE_IN_MAX_PLY {
+            return;
+        }
+        if let Some(keys) = self.game.correction_keys() {
+            self.correction.learn(&keys, best, eval, depth);
+        }
+    }
+
     /// The quiescence search from `ply`, in this thread's table.
     #[inline]
     pub(super) fn qsearch<const PV: bool>(
@@ -215,6 +255,11 @@ impl<G: Game> QsHost<G> for Worker<'_, G> {
     }
 
     #[inline(always)]
+    fn static_eval(&self) -> Value {
+        self.corrected_eval()
+    }
+
+    #[inline(always)]
     fn table(&self) -> &TranspositionTable {
         self.tt
     }
@@ -239,6 +284,7 @@ impl<G: Game> Drop for Worker<'_, G> {
                     root_side: self.root_side,
                     history: std::mem::take(&mut self.history),
                     continuation: std::mem::take(&mut self.continuation),
+                    correction: std::mem::take(&mut self.correction),
                 });
             }
         }
