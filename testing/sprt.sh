@@ -13,6 +13,9 @@
 # against the same build without it). BOTH_OPTIONS gives options to both engines
 # (`BOTH_OPTIONS="NetworkDelay2=20"` for a short byoyomi, as the SPSA run plays).
 # Both engines are release builds; the run's directory is printed at the start.
+# FEATURES builds both with cargo features: `FEATURES=tune
+# NEW_OPTIONS="Tune_CorrectionWeight=100" testing/sprt.sh HEAD` tests a value of
+# a tuning parameter against the same build with its default.
 #
 # An SPRT longer than one sitting: SPRT_RUN=DIR names its directory. Stopped
 # (Ctrl-C) and started again with the same SPRT_RUN and options, it goes on
@@ -39,12 +42,14 @@ if [[ -f $run.new && -f $run.base ]]; then
   cp "$run.new" "$out/kyobo-new"
   cp "$run.base" "$out/kyobo-base"
 else
-  build_release
+  features=()
+  [ -n "${FEATURES:-}" ] && features=(--features "$FEATURES")
+  build_release "${features[@]}"
   cp "$root/target/release/kyobo" "$out/kyobo-new"
   tree=$(mktemp -d)
   trap 'git -C "$root" worktree remove --force "$tree"' EXIT
   git -C "$root" worktree add --quiet --detach "$tree" "$base"
-  CARGO_TARGET_DIR=$out/base-build cargo build --release --quiet --manifest-path "$tree/Cargo.toml" -p kyobo
+  CARGO_TARGET_DIR=$out/base-build cargo build --release --quiet --manifest-path "$tree/Cargo.toml" -p kyobo "${features[@]}"
   cp "$out/base-build/release/kyobo" "$out/kyobo-base"
   if [[ -n ${SPRT_RUN:-} ]]; then
     mkdir -p "$(dirname "$run")"

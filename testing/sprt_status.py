@@ -3,7 +3,7 @@
 for it against the bounds it stops at, and the Elo difference with its 95 %
 interval from the pairs of games.
 
-    python3 testing/sprt_status.py RUN [RUN...]
+    python3 testing/sprt_status.py [--earlier W-L-D:P0,P1,P2,P3,P4] RUN [RUN...]
 
 RUN is the run's directory (`testing/sprt.sh` prints it; `SPRT_RUN` names it).
 It reads RUN/state.json and writes nothing, so it can be run while the SPRT
@@ -13,6 +13,10 @@ Several RUNs are one test continued: the same two engines, options and bounds,
 played on in a new run after the first met its cap (shogiarena fixes a run's
 games when it starts). Their pairs are pooled and the ratio is computed again
 from the pooled pairs, with the formula shogiarena uses for one run.
+
+--earlier adds the counts of a run of the same test whose folder is gone, as
+its report gave them: wins-losses-draws, then the five pair bins, e.g.
+`--earlier 272-205-13:41,6,119,3,76`. The bounds are the RUNs'.
 """
 
 import json
@@ -108,6 +112,32 @@ def pooled(states: list[dict]) -> dict:
     return {"sprt_state": total}
 
 
+def earlier_state(counts: str, like: dict) -> dict:
+    """A state of the test `like` is a run of, from the counts of an earlier run
+    written `W-L-D:P0,P1,P2,P3,P4`.
+
+    >>> like = {"sprt_state": {"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05, "model": "m"}}
+    >>> s = earlier_state("3-1-0:0,1,0,0,1", like)["sprt_state"]
+    >>> s["games_played"], s["wins"], s["losses"], s["draws"], s["penta_bins"], s["elo1"]
+    (4, 3, 1, 0, [0, 1, 0, 0, 1], 10)
+    >>> earlier_state("3-1-0:0,1,0,1", like)
+    Traceback (most recent call last):
+    ValueError: --earlier wants W-L-D:P0,P1,P2,P3,P4 with games = 2 x pairs, not 3-1-0:0,1,0,1
+    """
+    try:
+        games, bins = counts.split(":")
+        wins, losses, draws = (int(x) for x in games.split("-"))
+        penta = [int(x) for x in bins.split(",")]
+    except ValueError:
+        penta = []
+    if len(penta) != 5 or wins + losses + draws != 2 * sum(penta):
+        raise ValueError(f"--earlier wants W-L-D:P0,P1,P2,P3,P4 with games = 2 x pairs, not {counts}")
+    state = dict(like["sprt_state"], wins=wins, losses=losses, draws=draws, penta_bins=penta)
+    state["games_played"] = wins + losses + draws
+    state["llr"] = pentanomial_llr(penta, state["elo0"], state["elo1"])
+    return {"sprt_state": state}
+
+
 def status(state: dict) -> list[str]:
     """The report's lines; the verdict from the ratio and the bounds
     ln((1 − β)/α) and ln(β/(1 − α)).
@@ -143,14 +173,20 @@ def status(state: dict) -> list[str]:
 
 
 def main() -> int:
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    earlier = []
+    while len(args) >= 2 and args[0] == "--earlier":
+        earlier.append(args[1])
+        args = args[2:]
+    if not args or any(a.startswith("--") for a in args):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     try:
-        states = [json.loads((Path(run) / "state.json").read_text()) for run in sys.argv[1:]]
+        states = [json.loads((Path(run) / "state.json").read_text()) for run in args]
+        states += [earlier_state(counts, states[0]) for counts in earlier]
         print("\n".join(status(pooled(states))))
     except (OSError, ValueError, KeyError) as e:
-        print(f"no SPRT state in {' '.join(sys.argv[1:])}: {e}", file=sys.stderr)
+        print(f"no SPRT state in {' '.join(args)}: {e}", file=sys.stderr)
         return 1
     return 0
 
