@@ -54,7 +54,7 @@ fn proven_budget(limits: &Limits) -> Option<Duration> {
 }
 
 /// The time a timed game move may take (see [`budget`] for which moves).
-fn move_time(limits: &Limits) -> Option<Duration> {
+pub(super) fn move_time(limits: &Limits) -> Option<Duration> {
     if limits.ponder || limits.infinite || limits.depth.is_some() || limits.nodes.is_some() {
         return None;
     }
@@ -125,6 +125,12 @@ impl Prober {
     /// A new table for the solver; the mate kept stays.
     pub fn set_solver(&mut self, solver: Solver) {
         self.solver = solver;
+    }
+
+    /// The solver, for the mate guard's searches between the probe's (its
+    /// table forgets each solve, and the mate kept is the probe's own).
+    pub fn solver(&mut self) -> &mut Solver {
+        &mut self.solver
     }
 
     /// Forgets the last mate (a new game).

@@ -13,6 +13,7 @@
 //!   database and `go`.
 //! - [`mate_hook`]: where `go mate` is answered.
 //! - [`mate_probe`]: a short checkmate search before each game move.
+//! - [`mate_guard`]: a short search for the opponent's mate after it (`MateGuard`).
 //! - [`book`]: the opening book's options and the book move, and RandomOpeningPly.
 
 mod book;
@@ -20,6 +21,7 @@ pub mod command;
 pub(crate) mod declare;
 mod display;
 mod dobutsu;
+mod mate_guard;
 mod mate_hook;
 mod mate_probe;
 mod nnue;

@@ -102,6 +102,9 @@ usi_options! {
             "replace a bad-shape best move by a close one that is not (docs/bad-shape.md)");
         bad_shape_margin: i32 = ("BadShapeMargin", Kind::Spin { default: 150, min: 0, max: 10000 },
             "how much worse (centipawns) the replacement may score");
+        /// The mate guard after each timed game move's search.
+        mate_guard: bool = ("MateGuard", Kind::Check { default: false },
+            "after a timed move's search, replace a move the checkmate solver proves allows a mate (a twentieth of the time)");
         /// The game played: shogi, or Dobutsu shogi.
         variant: Variant = ("Variant", Kind::Combo { default: "shogi", vars: &["shogi", "dobutsu"] },
             "the game: shogi, or Dobutsu shogi (docs/dobutsu.md)");
@@ -467,6 +470,7 @@ mod tests {
             "SearchAlgorithm",
             "BadShapeCheck",
             "BadShapeMargin",
+            "MateGuard",
             "ABC_Delta",
             "ABC_Width",
             "Variant",

@@ -1,6 +1,7 @@
 //! Shogi over USI (option `Variant` = `shogi`, the default): the position, the
 //! engine and its tables, the opening book, the NNUE network, `go mate`, the
-//! mate probe before each game move and the bad-shape check of the answer.
+//! mate probe before each game move, and the bad-shape check and the mate guard
+//! of the answer.
 
 use super::book::{random_opening_here, random_opening_pick, BookAnswer, BookState};
 use super::command::{excerpt, GoParams, Start};
@@ -8,7 +9,7 @@ use super::nnue::NetworkState;
 use super::options::Options;
 use super::report::{bestmove_line, error, info_line, warning, Answer};
 use super::variant::{clock_for, split_hash, GameVariant, SearchThread};
-use super::{display, mate_hook, mate_probe, send, shape_time};
+use super::{display, mate_guard, mate_hook, mate_probe, send, shape_time};
 use search::engine::Signals;
 use search::time::TimeOptions;
 use search::{Engine, Limits};
@@ -262,7 +263,11 @@ impl GameVariant for ShogiState {
                     wait_for_release(&signals, false);
                     answer
                 }
-                Err(limits) => think(&engine, &game, &among, &limits, &signals, &options, random),
+                Err(limits) => {
+                    let (answer, order) =
+                        think(&engine, &game, &among, &limits, &signals, &options, random);
+                    guard(&prober, &game, answer, &order, &limits, &probe_stop)
+                }
             };
             vec![bestmove_line(&answer)]
         });
@@ -357,7 +362,45 @@ fn probe_for_mate(
     Err(left)
 }
 
-/// Runs one search on the search thread and decides the answer.
+/// The mate guard (see `mate_guard`) of `answer`, the search's move, given the
+/// search's order of the root moves (empty: no guard).
+fn guard(
+    prober: &Mutex<mate_probe::Prober>,
+    game: &ShogiGame,
+    answer: Answer,
+    order: &[shogi::Move],
+    limits: &Limits,
+    stop: &Arc<AtomicBool>,
+) -> Answer {
+    let (Answer::Move { best, .. }, Some(time)) = (&answer, mate_guard::budget(limits)) else {
+        return answer;
+    };
+    if order.first() != Some(best) {
+        return answer;
+    }
+    let Ok(mut prober) = prober.lock() else {
+        return answer;
+    };
+    let Some(guarded) = mate_guard::choose(prober.solver(), game.position(), order, time, stop)
+    else {
+        return answer;
+    };
+    let passed: Vec<String> = guarded
+        .passed_over
+        .iter()
+        .map(|(m, line)| format!("{} (mate in {}: {})", m.to_usi(), line.len(), line[0].to_usi()))
+        .collect();
+    send(&format!(
+        "info string mate guard: {} passed over; {} instead",
+        passed.join(", "),
+        guarded.chosen.to_usi()
+    ));
+    Answer::Move { best: guarded.chosen, ponder: None }
+}
+
+/// Runs one search on the search thread and decides the answer; with it, where
+/// the mate guard is to look at the answer, the root moves in the search's
+/// order (else none).
 fn think(
     engine: &Mutex<Engine<ShogiGame>>,
     game: &ShogiGame,
@@ -366,14 +409,14 @@ fn think(
     signals: &Signals,
     options: &Options,
     random: Option<book::Rng>,
-) -> Answer {
+) -> (Answer, Vec<shogi::Move>) {
     if game.declaration_wins() {
         // Winning by declaration needs no search.
         wait_for_release(signals, limits.infinite);
-        return Answer::Win;
+        return (Answer::Win, Vec::new());
     }
     let Ok(mut engine) = engine.lock() else {
-        return Answer::Resign;
+        return (Answer::Resign, Vec::new());
     };
     engine.set_threads(options.threads);
     apply_algorithm_options(&mut engine, options);
@@ -386,6 +429,13 @@ fn think(
     let start = Instant::now();
     let checked = options.bad_shape_check && among.is_empty() && random.is_none();
     let mut main_limits = if checked { shape_time::main_limits(limits) } else { limits.clone() };
+    let guarded = options.mate_guard
+        && among.is_empty()
+        && random.is_none()
+        && mate_guard::budget(limits).is_some();
+    if guarded {
+        main_limits = mate_guard::main_limits(&main_limits);
+    }
     if random.is_some() {
         // Exact values for the moves the draw is among.
         let width = options.book.random_opening_width;
@@ -399,8 +449,8 @@ fn think(
         engine.search_among(game, among, &main_limits, signals, &mut report)
     };
     let (best, ponder) = match result.best_move {
-        None => return Answer::Resign,
-        Some(_) if result.score <= -options.resign_value => return Answer::Resign,
+        None => return (Answer::Resign, Vec::new()),
+        Some(_) if result.score <= -options.resign_value => return (Answer::Resign, Vec::new()),
         Some(best) => (best, if options.ponder { result.ponder_move } else { None }),
     };
     if let Some(mut rng) = random {
@@ -412,7 +462,7 @@ fn think(
                     best.to_usi(),
                     options.book.random_opening_margin
                 ));
-                return Answer::Move { best: pick, ponder: None };
+                return (Answer::Move { best: pick, ponder: None }, Vec::new());
             }
         }
     }
@@ -440,11 +490,16 @@ fn think(
                         format!("; passed over {}", passed.join(", "))
                     }
                 ));
-                return Answer::Move { best: r.by, ponder: None };
+                return (Answer::Move { best: r.by, ponder: None }, Vec::new());
             }
         }
     }
-    Answer::Move { best, ponder }
+    let order = if guarded && !signals.stopped() {
+        result.root_moves.iter().map(|r| r.mv).collect()
+    } else {
+        Vec::new()
+    };
+    (Answer::Move { best, ponder }, order)
 }
 
 /// Gives the engine the algorithms' options as `setoption` left them (checked
@@ -482,4 +537,36 @@ fn build_position(start: &Start, moves: &[String]) -> (Option<Position>, Option<
         }
     }
     (Some(pos), None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use search::time::Clock;
+
+    /// The guard between the search and `bestmove`: the search's move, which
+    /// allows G*5h mate, is replaced by the next move of its order; kept where the
+    /// search's order does not start with it (a move decided otherwise), and
+    /// where the move has no time limit.
+    #[test]
+    fn the_guard_replaces_a_move_that_allows_a_mate() {
+        shogi::attacks::init();
+        let pos = Position::from_sfen("4k4/9/9/9/9/9/4s4/9/4K2R1 b g 1").unwrap();
+        let usi = |s: &str| pos.parse_usi_move(s).unwrap();
+        let (careless, guarding) = (usi("2i2c"), usi("2i2h"));
+        let prober = Mutex::new(mate_probe::Prober::new(mate::Solver::new(1)));
+        let game = ShogiGame::new(pos.clone());
+        let stop = Arc::new(AtomicBool::new(false));
+        let clock = Clock { remaining_ms: 0, byoyomi_ms: 10_000, increment_ms: 0 };
+        let timed = Limits { clock: Some(clock), multipv: 1, ..Limits::default() };
+        let careless_answer = || Answer::Move { best: careless, ponder: None };
+        let order = [careless, guarding];
+        let answer = guard(&prober, &game, careless_answer(), &order, &timed, &stop);
+        assert_eq!(bestmove_line(&answer), "bestmove 2i2h");
+        let answer = guard(&prober, &game, careless_answer(), &[], &timed, &stop);
+        assert_eq!(bestmove_line(&answer), "bestmove 2i2c");
+        let untimed = Limits { depth: Some(6), ..timed };
+        let answer = guard(&prober, &game, careless_answer(), &order, &untimed, &stop);
+        assert_eq!(bestmove_line(&answer), "bestmove 2i2c");
+    }
 }

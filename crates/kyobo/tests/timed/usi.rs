@@ -179,6 +179,28 @@ fn bad_shape_check_plays_legal_moves() {
     gui.quit();
 }
 
+/// With `MateGuard` on, moves stay legal and within the byoyomi: the guard's
+/// solves fit in the twentieth of the time the main search leaves them.
+#[test]
+fn mate_guard_plays_legal_timely_moves() {
+    let _alone = alone();
+    let mut gui = Gui::start();
+    gui.handshake();
+    gui.send("setoption name MateGuard value true");
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..16 {
+        let (cmd, pos) = position_after(&moves);
+        gui.send(&cmd);
+        let sent = Instant::now();
+        gui.send("go btime 0 wtime 0 byoyomi 300");
+        let line = gui.expect("bestmove", SECS * 5);
+        assert!(sent.elapsed() < allowed(300 + 200), "{:?}", sent.elapsed());
+        let m = assert_legal(&pos, &line);
+        moves.push(m.to_usi());
+    }
+    gui.quit();
+}
+
 #[test]
 fn go_mate_with_a_large_hash_answers_in_time() {
     let _alone = alone();
