@@ -6,8 +6,9 @@
 //! order are tried the same way, and the first one after which it proves none
 //! is played; where every move tried allows one, the search's move stays.
 //!
-//! With the guard on, a timed move's main search plans with nineteen
-//! twentieths of the clock, and the guard has the twentieth.
+//! With the guard on, a timed move's main search plans with 39/40 of the clock,
+//! and the guard has the fortieth: the mates a second's search misses are most
+//! often proven in well under a millisecond (docs/BENCHMARKS.md, mates allowed).
 
 use mate::{Limits as MateLimits, MateResult, Solver};
 use search::Limits;
@@ -17,7 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The guard's share of the move's time: one part in this many.
-const SHARE: u64 = 20;
+const SHARE: u64 = 40;
 /// Moves tried after the search's own, at most.
 const ALTERNATIVES: usize = 2;
 /// Below this, no guard.
@@ -26,7 +27,7 @@ const MIN_GUARD: Duration = Duration::from_millis(5);
 const MAX_GUARD: Duration = Duration::from_millis(200);
 
 /// The limits of the main search: the clock's fields (and `movetime`) at
-/// nineteen twentieths.
+/// 39/40.
 pub fn main_limits(limits: &Limits) -> Limits {
     let scale = |ms: u64| ms / SHARE * (SHARE - 1);
     let mut main = limits.clone();
@@ -39,7 +40,7 @@ pub fn main_limits(limits: &Limits) -> Limits {
     main
 }
 
-/// The guard's time for a move searched with `limits`: a twentieth of what the
+/// The guard's time for a move searched with `limits`: a fortieth of what the
 /// move may take; `None` for ponder, infinite, depth and node searches (whose
 /// answers must not depend on timing) and where that is too short to solve.
 pub fn budget(limits: &Limits) -> Option<Duration> {
@@ -129,13 +130,13 @@ mod tests {
     }
 
     #[test]
-    fn the_main_search_plans_with_nineteen_twentieths_and_the_guard_has_the_rest() {
+    fn the_main_search_plans_with_39_40ths_and_the_guard_has_the_rest() {
         let main = main_limits(&timed(1000));
-        assert_eq!(main.clock.map(|c| c.byoyomi_ms), Some(950));
-        assert_eq!(budget(&timed(1000)), Some(Duration::from_millis(50)));
+        assert_eq!(main.clock.map(|c| c.byoyomi_ms), Some(975));
+        assert_eq!(budget(&timed(1000)), Some(Duration::from_millis(25)));
         // Capped for long moves, none for very short ones or untimed searches.
         assert_eq!(budget(&timed(60_000)), Some(MAX_GUARD));
-        assert_eq!(budget(&timed(60)), None);
+        assert_eq!(budget(&timed(150)), None);
         assert_eq!(budget(&Limits { depth: Some(8), ..timed(1000) }), None);
         assert_eq!(budget(&Limits { ponder: true, ..timed(1000) }), None);
     }

@@ -104,7 +104,7 @@ usi_options! {
             "how much worse (centipawns) the replacement may score");
         /// The mate guard after each timed game move's search.
         mate_guard: bool = ("MateGuard", Kind::Check { default: false },
-            "after a timed move's search, replace a move the checkmate solver proves allows a mate (a twentieth of the time)");
+            "after a timed move's search, replace a move the checkmate solver proves allows a mate (a fortieth of the time)");
         /// The game played: shogi, or Dobutsu shogi.
         variant: Variant = ("Variant", Kind::Combo { default: "shogi", vars: &["shogi", "dobutsu"] },
             "the game: shogi, or Dobutsu shogi (docs/dobutsu.md)");

@@ -180,7 +180,7 @@ fn bad_shape_check_plays_legal_moves() {
 }
 
 /// With `MateGuard` on, moves stay legal and within the byoyomi: the guard's
-/// solves fit in the twentieth of the time the main search leaves them.
+/// solves fit in the fortieth of the time the main search leaves them.
 #[test]
 fn mate_guard_plays_legal_timely_moves() {
     let _alone = alone();
