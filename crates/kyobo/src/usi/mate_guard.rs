@@ -10,7 +10,7 @@
 //! and the guard has the fortieth: the mates a second's search misses are most
 //! often proven in well under a millisecond (docs/BENCHMARKS.md, mates allowed).
 
-use mate::{Limits as MateLimits, MateResult, Solver};
+use mate::Solver;
 use search::Limits;
 use shogi::{Move, Position};
 use std::sync::atomic::AtomicBool;
@@ -98,21 +98,20 @@ fn opponent_mate(
 ) -> Option<Vec<Move>> {
     let mut after = pos.clone();
     after.do_move(m);
-    if after.in_check() {
-        return None;
-    }
-    let (solve, read_out) = mate::split_time(time);
-    let limits = MateLimits {
-        time: Some(solve),
-        read_out: Some(read_out),
-        stop: Some(Arc::clone(stop)),
-        shortest: false,
-        ..MateLimits::default()
-    };
-    match solver.solve(&after, &limits).result {
-        MateResult::Mate(line) if !line.is_empty() => Some(line),
-        _ => None,
-    }
+    super::mate_probe::mate_within(solver, &after, time, stop)
+}
+
+/// Black to move, its king on 5i and a rook on 2i; White has a silver on 5g
+/// and a gold in hand. G*5h mates unless a Black piece can take on 5h: the
+/// rook moved up the file (2i2c) allows it, the rook moved to 2h does not.
+/// The position and those two moves.
+#[cfg(test)]
+pub(super) fn careless_rook() -> (Position, Move, Move) {
+    shogi::attacks::init();
+    let pos = Position::from_sfen("4k4/9/9/9/9/9/4s4/9/4K2R1 b g 1").expect("a legal SFEN");
+    let usi = |s: &str| pos.parse_usi_move(s).expect("a legal move");
+    let (careless, guarding) = (usi("2i2c"), usi("2i2h"));
+    (pos, careless, guarding)
 }
 
 #[cfg(test)]
@@ -141,15 +140,9 @@ mod tests {
         assert_eq!(budget(&Limits { ponder: true, ..timed(1000) }), None);
     }
 
-    /// Black to move, its king on 5i and a rook on 2i; White has a silver on 5g
-    /// and a gold in hand. G*5h mates unless a Black piece can take on 5h:
-    /// the rook moved up the file allows it, the rook moved to 2h does not.
     #[test]
     fn a_move_that_allows_a_mate_is_replaced_by_the_next_that_does_not() {
-        shogi::attacks::init();
-        let pos = Position::from_sfen("4k4/9/9/9/9/9/4s4/9/4K2R1 b g 1").unwrap();
-        let usi = |s: &str| pos.parse_usi_move(s).unwrap();
-        let (careless, guarding) = (usi("2i2c"), usi("2i2h"));
+        let (pos, careless, guarding) = careless_rook();
         let time = Duration::from_secs(2);
         let mut solver = Solver::new(1);
         let guarded = choose(&mut solver, &pos, &[careless, guarding], time, &stop()).unwrap();
@@ -164,10 +157,9 @@ mod tests {
     /// Where every move tried allows a mate, the search's move stays.
     #[test]
     fn where_every_move_allows_a_mate_the_search_move_stays() {
-        shogi::attacks::init();
-        let pos = Position::from_sfen("4k4/9/9/9/9/9/4s4/9/4K2R1 b g 1").unwrap();
+        let (pos, careless, _) = careless_rook();
         let usi = |s: &str| pos.parse_usi_move(s).unwrap();
-        let order = [usi("2i2c"), usi("2i2d"), usi("2i1i")];
+        let order = [careless, usi("2i2d"), usi("2i1i")];
         let mut solver = Solver::new(1);
         assert_eq!(choose(&mut solver, &pos, &order, Duration::from_secs(2), &stop()), None);
     }

@@ -172,10 +172,21 @@ fn find(
     time: Duration,
     stop: &Arc<AtomicBool>,
 ) -> Option<Vec<Move>> {
+    mate_within(solver, pos, time, stop).filter(|line| repeats_nothing(pos, line))
+}
+
+/// A mate from `pos` (side to move attacking, not in check) that `solver`
+/// proves within `time`, its read-out included, or until `stop` is set.
+pub(super) fn mate_within(
+    solver: &mut Solver,
+    pos: &Position,
+    time: Duration,
+    stop: &Arc<AtomicBool>,
+) -> Option<Vec<Move>> {
     if pos.in_check() {
         return None;
     }
-    // The read-out after the time limit stays inside the probe's time too.
+    // The read-out after the time limit stays inside the time too.
     let (solve, read_out) = mate::split_time(time);
     let limits = MateLimits {
         time: Some(solve),
@@ -185,7 +196,7 @@ fn find(
         ..MateLimits::default()
     };
     match solver.solve(pos, &limits).result {
-        MateResult::Mate(line) if !line.is_empty() && repeats_nothing(pos, &line) => Some(line),
+        MateResult::Mate(line) if !line.is_empty() => Some(line),
         _ => None,
     }
 }

@@ -550,10 +550,7 @@ mod tests {
     /// where the move has no time limit.
     #[test]
     fn the_guard_replaces_a_move_that_allows_a_mate() {
-        shogi::attacks::init();
-        let pos = Position::from_sfen("4k4/9/9/9/9/9/4s4/9/4K2R1 b g 1").unwrap();
-        let usi = |s: &str| pos.parse_usi_move(s).unwrap();
-        let (careless, guarding) = (usi("2i2c"), usi("2i2h"));
+        let (pos, careless, guarding) = mate_guard::careless_rook();
         let prober = Mutex::new(mate_probe::Prober::new(mate::Solver::new(1)));
         let game = ShogiGame::new(pos.clone());
         let stop = Arc::new(AtomicBool::new(false));

@@ -165,6 +165,13 @@ fn bad_shape_check_plays_legal_moves() {
     gui.send("shape");
     let lines = gui.lines_until("info string 2h1h", SECS * 2);
     assert!(lines.iter().any(|l| l.contains("1 of 30 legal moves are bad shape")), "{lines:?}");
+    sixteen_legal_timely_moves(&mut gui);
+    gui.quit();
+}
+
+/// Sixteen moves of a game from the start at 300 ms byoyomi, each legal and
+/// answered within the byoyomi and 200 ms of process and pipe time.
+fn sixteen_legal_timely_moves(gui: &mut Gui) {
     let mut moves: Vec<String> = Vec::new();
     for _ in 0..16 {
         let (cmd, pos) = position_after(&moves);
@@ -176,7 +183,6 @@ fn bad_shape_check_plays_legal_moves() {
         let m = assert_legal(&pos, &line);
         moves.push(m.to_usi());
     }
-    gui.quit();
 }
 
 /// With `MateGuard` on, moves stay legal and within the byoyomi: the guard's
@@ -187,17 +193,7 @@ fn mate_guard_plays_legal_timely_moves() {
     let mut gui = Gui::start();
     gui.handshake();
     gui.send("setoption name MateGuard value true");
-    let mut moves: Vec<String> = Vec::new();
-    for _ in 0..16 {
-        let (cmd, pos) = position_after(&moves);
-        gui.send(&cmd);
-        let sent = Instant::now();
-        gui.send("go btime 0 wtime 0 byoyomi 300");
-        let line = gui.expect("bestmove", SECS * 5);
-        assert!(sent.elapsed() < allowed(300 + 200), "{:?}", sent.elapsed());
-        let m = assert_legal(&pos, &line);
-        moves.push(m.to_usi());
-    }
+    sixteen_legal_timely_moves(&mut gui);
     gui.quit();
 }
 
