@@ -7,8 +7,9 @@
 //! is played; where every move tried allows one, the search's move stays.
 //!
 //! With the guard on, a timed move's main search plans with 39/40 of the clock,
-//! and the guard has the fortieth: the mates a second's search misses are most
-//! often proven in well under a millisecond (docs/BENCHMARKS.md, mates allowed).
+//! and the guard has the fortieth: over the positions after each move of 339
+//! games, a solve took 0.12 ms (median), 16.4 ms on average (docs/BENCHMARKS.md,
+//! mates allowed).
 
 use mate::Solver;
 use search::Limits;
