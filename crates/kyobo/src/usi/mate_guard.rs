@@ -7,7 +7,7 @@
 //! is played; where every move tried allows one, the search's move stays.
 //!
 //! With the guard on, a timed move's main search plans with 39/40 of the clock,
-//! and the guard has the fortieth: over the positions after each move of 339
+//! and the guard has the fortieth: over the positions after half the moves of 339
 //! games, a solve took 0.12 ms (median), 16.4 ms on average (docs/BENCHMARKS.md,
 //! mates allowed).
 
