@@ -28,6 +28,8 @@
 //! before it (repetitions count), and with the move order of a fresh search: the
 //! histories a game's searches keep from one move to the next are forgotten, so
 //! that a judgement does not turn on which positions were judged before it.
+//! For the same reason the searches judge without correction history
+//! ([`JUDGING_OPTIONS`]).
 
 mod report;
 
@@ -156,6 +158,12 @@ pub(crate) fn judgement_text(j: &Judgement, pos: &Position, japanese: bool) -> S
     s
 }
 
+/// PVS's options as a judgement sets them. Correction history adds to each
+/// static value what earlier searches learnt, so that two searches of one
+/// position at an analysis's depths drift apart by more than a judgement can
+/// bear (at depth 8 it marked sound moves of a match game `??`).
+pub(crate) const JUDGING_OPTIONS: [(&str, i64); 1] = [("Tune_CorrectionWeight", 0)];
+
 fn search_position(
     engine: &mut Engine<ShogiGame>,
     pos: &Position,
@@ -192,6 +200,10 @@ pub(crate) fn judge_moves(
     limits: &Limits,
     progress: &mut dyn FnMut(usize),
 ) -> Vec<(Position, Judgement)> {
+    for (name, value) in JUDGING_OPTIONS {
+        let declared = engine.set_parameter(name, value);
+        debug_assert!(declared.is_ok(), "{name}: {declared:?}");
+    }
     let mut pos = start.clone();
     let mut judgements = Vec::with_capacity(moves.len());
     for &m in moves {
@@ -375,6 +387,14 @@ impl Accuracy {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_judging_options_are_declared_and_in_range() {
+        let mut engine: Engine<ShogiGame> = Engine::new(1, 1);
+        for (name, value) in JUDGING_OPTIONS {
+            assert_eq!(engine.set_parameter(name, value), Ok(()), "{name}");
+        }
+    }
 
     #[test]
     fn chances_and_marks() {

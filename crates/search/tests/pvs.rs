@@ -1,5 +1,6 @@
 //! PVS's numeric parameters reach its search: a set parameter changes what is
-//! searched, and a value outside its range is refused with the state intact.
+//! searched, and a value outside its range is refused with the state intact,
+//! whether set on PVS or through the engine.
 
 use crate::common::{random_tree, Lcg};
 use search::engine::Signals;
@@ -60,4 +61,20 @@ fn the_time_parameters_are_the_time_managers_shares() {
     assert_eq!(shares.next_iteration, 0.4);
     assert_eq!(shares.stable6, 0.45);
     assert_eq!(shares.moves_left, 70, "the others unchanged");
+}
+
+/// `Engine::set_parameter` reaches the running PVS in every build (a tuning
+/// build or not), and refuses what `PvsParams::set` refuses.
+#[test]
+fn an_engine_sets_the_running_searchers_parameters() {
+    let tree = tree();
+    let defaults = pvs_nodes(&tree, &[]);
+    let mut engine = Engine::new(1, 1);
+    for (name, value) in [("Tune_LmpBase", 20), ("Tune_LmrDiv", 1000), ("Tune_LmrBase", 0)] {
+        engine.set_parameter(name, value).expect("a parameter in its range");
+    }
+    assert!(engine.set_parameter("Tune_LmrDiv", 1001).is_err());
+    assert!(engine.set_parameter("Tune_NoSuchThing", 1).is_err());
+    let wider = engine.search(&tree, &Limits::depth(7), &Signals::new(), &mut |_| {}).nodes;
+    assert!(wider > defaults, "{wider} nodes with less pruning, {defaults} with the defaults");
 }

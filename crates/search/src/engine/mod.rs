@@ -236,6 +236,15 @@ impl<G: Game> Engine<G> {
         Ok(())
     }
 
+    /// Sets a parameter of the algorithm running now, whether or not this
+    /// build lists it as an option (PVS's `Tune_…` are listed in a tuning build
+    /// only): for a command that needs a setting of its own, as `kyobo analyse`
+    /// does. Unlike [`Engine::set_algorithm_option`], it is forgotten when the
+    /// algorithm changes. An unknown name or a value out of range changes nothing.
+    pub fn set_parameter(&mut self, name: &str, value: i64) -> Result<(), String> {
+        self.searcher.set_option(name, value)
+    }
+
     /// Resizes the tables (and clears them) when the size changes, or makes them
     /// when they were released.
     ///

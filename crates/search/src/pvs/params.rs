@@ -55,7 +55,7 @@ crate::spin_options! {
             "singular extensions: β below the hash value by this much a ply (the game's own value units)");
         /// Correction history's share of the static value's learnt error (per
         /// cent; 0: not learnt, not added).
-        correction_weight: i32 = ("Tune_CorrectionWeight", 0, 0, 300, step 10,
+        correction_weight: i32 = ("Tune_CorrectionWeight", 100, 0, 300, step 10,
             "correction history: per cent of the learnt error added to the static value (0: off)");
         /// The root's aspiration window: `delta + |previous| / div` centipawns.
         aspiration_delta: i32 = ("Tune_AspirationDelta", 30, 5, 500, step 4,
