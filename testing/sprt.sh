@@ -14,7 +14,7 @@
 # (`BOTH_OPTIONS="NetworkDelay2=20"` for a short byoyomi, as the SPSA run plays).
 # Both engines are release builds; the run's directory is printed at the start.
 # FEATURES builds both with cargo features: `FEATURES=tune
-# NEW_OPTIONS="Tune_CorrectionWeight=100" testing/sprt.sh HEAD` tests a value of
+# NEW_OPTIONS="Tune_CorrectionWeight=50" testing/sprt.sh HEAD` tests a value of
 # a tuning parameter against the same build with its default.
 #
 # An SPRT longer than one sitting: SPRT_RUN=DIR names its directory. Stopped
