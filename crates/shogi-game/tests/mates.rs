@@ -122,7 +122,7 @@ fn mates_in_three_at_the_end_of_five() {
 /// finds `mate 5`. Kyobo's mate solver and the fixture's exhaustive search agree on
 /// mate 5. The second, with correction history, says `mate 11` at depth 7 (`S*7c
 /// R*8b …`) and `mate 5` (`9c7c+ G*7b …`) from depth 8; without it, depth 7 found
-/// `mate 5`: the corrected static values prune the shortest line a ply sooner.
+/// `mate 5` (`go depth 7` on both builds; why, not yet traced).
 const MATES_IN_FIVE_AT_DEPTH_EIGHT: &[&str] = &[
     "2k6/5B3/3R2L2/9/9/9/9/9/9 b Grb3g4s4n3l18p 1",
     "2k6/P3P4/R8/9/9/9/9/9/9 b GSr2b3g3s4n4l16p 1",
