@@ -28,8 +28,7 @@
 //! before it (repetitions count), and with the move order of a fresh search: the
 //! histories a game's searches keep from one move to the next are forgotten, so
 //! that a judgement does not turn on which positions were judged before it.
-//! For the same reason the searches judge without correction history
-//! ([`JUDGING_OPTIONS`]).
+//! The searches also judge without correction history ([`JUDGING_OPTIONS`]).
 
 mod report;
 
@@ -159,9 +158,10 @@ pub(crate) fn judgement_text(j: &Judgement, pos: &Position, japanese: bool) -> S
 }
 
 /// PVS's options as a judgement sets them. Correction history adds to each
-/// static value what earlier searches learnt, so that two searches of one
-/// position at an analysis's depths drift apart by more than a judgement can
-/// bear (at depth 8 it marked sound moves of a match game `??`).
+/// static value what the search has learnt so far; at an analysis's depths it
+/// moved two searches of one position apart by more than a judgement can bear
+/// (at depth 8 it marked sound moves of a match game `??`, whether its tables
+/// started empty or were kept).
 pub(crate) const JUDGING_OPTIONS: [(&str, i64); 1] = [("Tune_CorrectionWeight", 0)];
 
 fn search_position(
